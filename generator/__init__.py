@@ -1,0 +1,1 @@
+"""Generator: Hypothesis strategies of cases derived from specs, and test-data file writers."""

@@ -1,0 +1,5 @@
+import sys
+
+from opconform.cli import main
+
+sys.exit(main())

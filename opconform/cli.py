@@ -1,0 +1,54 @@
+"""The `opconform` command. Each subcommand lives beside the stage it drives, as a module
+with `add_arguments(parser)` and `main(args) -> int`; this file only routes to them."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module, one-line help). Modules are imported only when their command runs.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("opconform.specs.cli_validate", "validate every spec file and check the oracle on its examples"),
+    "specs": ("opconform.specs.cli_specs", "spec library tools (import-onnx: skeletons and drift from onnx.defs)"),
+    "generate": ("opconform.generator.cli", "write generated cases as ONNX backend-test / OpenVINO IR files"),
+    "run": ("opconform.suites.cli_run", "certify a backend: run cases, record verdicts (resumable)"),
+    "merge": ("opconform.suites.cli_merge", "join sharded results into one results set"),
+    "report": ("opconform.reports.cli_report", "render the HTML report, JUnit XML and JSON summary"),
+    "baseline": ("opconform.reports.cli_baseline", "write a reviewed-baseline YAML from results"),
+    "gate": ("opconform.reports.cli_gate", "CI gate: exit 1 on regressions against a baseline"),
+    "coverage": ("opconform.reports.cli_coverage", "table of the 188 ONNX operators and what opconform covers"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from opconform import __version__
+
+    parser = argparse.ArgumentParser(prog="opconform", description="Executable operator specifications: generate, run, report, gate.")
+    parser.add_argument("--version", action="version", version=f"opconform {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(_module=module)
+        try:
+            importlib.import_module(module).add_arguments(p)
+        except ModuleNotFoundError as e:
+            if e.name != module:
+                raise
+            p.set_defaults(_missing=True)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    if getattr(args, "_missing", False):
+        print(f"opconform {args.command}: not available in this build", file=sys.stderr)
+        return 2
+    return int(importlib.import_module(args._module).main(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

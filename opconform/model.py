@@ -1,0 +1,377 @@
+"""The core model every stage shares: Spec, Case, Outcome, Verdict, Result.
+
+Stages import this module and earlier stages only. Nothing here knows how a spec
+is parsed, how a case is drawn or how a backend runs; it only says what they are.
+"""
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from opconform import tensors
+
+
+# --------------------------------------------------------------------- specs
+@dataclass(frozen=True)
+class Source:
+    document: str
+    section: str = ""
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class Port:
+    """An input or output of an operator version."""
+
+    name: str
+    types: tuple[str, ...]  # canonical element type names this port admits
+    type_var: str | None = None  # ONNX type constraint name (ports sharing it share a type)
+    type_from_attribute: str | None = None  # output type chosen by an attribute (OpenVINO)
+    type_map: Mapping[str, str] = field(default_factory=dict)  # attribute value -> element type
+    rank_min: int = 0
+    rank_max: int | None = None
+    optional: bool = False
+    variadic: bool = False
+    min_arity: int = 1
+    constant: bool = False  # must be a constant (initializer / ov Constant)
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Attribute:
+    name: str
+    type: str  # int, float, string, bool, ints, floats, strings, tensor, graph
+    required: bool = False
+    default: Any = None  # None with required False: the attribute has no default
+    allowed: tuple[Any, ...] | None = None
+    range: tuple[Any, Any] | None = None  # (lo, hi), either None for open
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A rule the source states between ranks, shapes, attributes and values."""
+
+    id: str
+    check: str  # expression in the relation language (opconform.specs.expr)
+    on_violation: str  # "error": a conforming backend must refuse; "undefined": anything goes
+    when: str | None = None  # guard: the relation applies only where this holds
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A choice the source leaves open."""
+
+    name: str
+    options: tuple[str, ...]
+    default: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    inputs: tuple[np.ndarray | None, ...]
+    attributes: Mapping[str, Any]
+    outputs: tuple[np.ndarray, ...] | None  # None when an error is expected
+    expect_error: str | None = None  # relation id
+    policies: Mapping[str, str] = field(default_factory=dict)
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Erratum:
+    id: str
+    text: str
+    reading: str
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    rtol: float = 0.0
+    atol: float = 0.0
+    per_type: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+
+    def for_type(self, name: str) -> tuple[float, float]:
+        return self.per_type.get(name, (self.rtol, self.atol))
+
+
+@dataclass(frozen=True)
+class SpecVersion:
+    """One version of one operator in one dialect: the unit everything else works on."""
+
+    dialect: str
+    operator: str
+    since: int
+    domain: str
+    family: str | None
+    source: Source
+    inputs: tuple[Port, ...]
+    outputs: tuple[Port, ...]
+    attributes: tuple[Attribute, ...]
+    symbols: Mapping[str, str]
+    relations: tuple[Relation, ...]
+    policies: tuple[Policy, ...]
+    examples: tuple[Example, ...]
+    errata: tuple[Erratum, ...]
+    tolerance: Tolerance
+    signed_zero: str = "equal"  # "equal": -0.0 matches 0.0; "distinct": the sign must match
+    notes: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.dialect}::{self.operator}-{self.since}"
+
+    def attribute(self, name: str) -> Attribute:
+        for a in self.attributes:
+            if a.name == name:
+                return a
+        raise KeyError(f"{self.id} has no attribute {name!r}")
+
+    def relation(self, rid: str) -> Relation:
+        for r in self.relations:
+            if r.id == rid:
+                return r
+        raise KeyError(f"{self.id} has no relation {rid!r}")
+
+    def resolved_attributes(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The given attributes, with every omitted one that has a default filled in."""
+        out = {a.name: a.default for a in self.attributes if a.default is not None}
+        out.update(given)
+        return out
+
+
+@dataclass(frozen=True)
+class Spec:
+    """All versions of one operator in one dialect: the content of one spec file."""
+
+    dialect: str
+    operator: str
+    path: str
+    versions: tuple[SpecVersion, ...]
+
+    def version(self, since: int) -> SpecVersion:
+        for v in self.versions:
+            if v.since == since:
+                return v
+        raise KeyError(f"{self.dialect}::{self.operator} has no version {since}")
+
+
+# --------------------------------------------------------------------- cases
+@dataclass(frozen=True)
+class Alternative:
+    """Expected outputs under one assignment of the open choices (policies)."""
+
+    policies: Mapping[str, str]
+    outputs: tuple[np.ndarray, ...]
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the spec says must happen: outputs (any one alternative), an error, or anything."""
+
+    kind: str  # "outputs" | "error" | "undefined"
+    alternatives: tuple[Alternative, ...] = ()
+    relation: str | None = None  # the broken relation, for "error" and "undefined"
+
+    def to_json(self) -> dict:
+        return {
+            "kind": self.kind,
+            "relation": self.relation,
+            "alternatives": [
+                {"policies": dict(a.policies), "outputs": [tensors.encode(o) for o in a.outputs]}
+                for a in self.alternatives
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping) -> "Expectation":
+        return cls(
+            kind=d["kind"],
+            relation=d.get("relation"),
+            alternatives=tuple(
+                Alternative(dict(a["policies"]), tuple(tensors.decode(o) for o in a["outputs"]))
+                for a in d.get("alternatives", ())
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Case:
+    """One concrete test: a spec version, attribute values, inputs, outputs asked, expectation."""
+
+    spec_id: str
+    attributes: Mapping[str, Any]  # only those set explicitly; omitted ones take defaults
+    inputs: tuple[np.ndarray | None, ...]  # None: an absent optional input
+    outputs_requested: tuple[bool, ...]  # one per spec output
+    expected: Expectation
+    seed: int | None = None
+    constant_inputs: tuple[bool, ...] = ()  # inputs fed as constants (initializers)
+    label: str = ""  # what the generator aimed at ("valid", "breaks:<relation>", "example:<name>")
+
+    @property
+    def id(self) -> str:
+        """Stable id from the content that defines the test (not the expectation)."""
+        h = hashlib.sha256()
+        h.update(
+            json.dumps(
+                {
+                    "spec": self.spec_id,
+                    "attributes": _jsonable(dict(self.attributes)),
+                    "outputs": list(self.outputs_requested),
+                    "constant": list(self.constant_inputs),
+                },
+                sort_keys=True,
+            ).encode()
+        )
+        for x in self.inputs:
+            h.update(b"|")
+            if x is not None:
+                h.update(tensors.digest(x))
+        return h.hexdigest()[:16]
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "spec_id": self.spec_id,
+            "attributes": _jsonable(dict(self.attributes)),
+            "inputs": [None if x is None else tensors.encode(x) for x in self.inputs],
+            "outputs_requested": list(self.outputs_requested),
+            "constant_inputs": list(self.constant_inputs),
+            "expected": self.expected.to_json(),
+            "seed": self.seed,
+            "label": self.label,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping) -> "Case":
+        return cls(
+            spec_id=d["spec_id"],
+            attributes=dict(d["attributes"]),
+            inputs=tuple(None if x is None else tensors.decode(x) for x in d["inputs"]),
+            outputs_requested=tuple(d["outputs_requested"]),
+            expected=Expectation.from_json(d["expected"]),
+            seed=d.get("seed"),
+            constant_inputs=tuple(d.get("constant_inputs", ())),
+            label=d.get("label", ""),
+        )
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        return tensors.encode(v)
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating,)):
+        return float(v)
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+# ------------------------------------------------------------------ outcomes
+class Verdict(str, enum.Enum):
+    PASS = "pass"
+    MISMATCH = "mismatch"
+    WRONG_SHAPE = "wrong-shape"
+    WRONG_DTYPE = "wrong-dtype"
+    MISSING_OUTPUT = "missing-output"
+    ERROR = "error"  # refused a valid case
+    ACCEPTED_INVALID = "accepted-invalid"  # returned outputs where the spec requires an error
+    UNSUPPORTED = "unsupported"  # backend says it does not implement this type/attr/opset
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+
+    @property
+    def is_failure(self) -> bool:
+        return self not in (Verdict.PASS, Verdict.UNSUPPORTED)
+
+
+@dataclass
+class Outcome:
+    """What a backend did with one case, before it is judged."""
+
+    status: str  # "ok" | "error" | "unsupported" | "crash" | "timeout"
+    outputs: Sequence[np.ndarray | None] = ()
+    message: str = ""  # the backend's own error text, or how it died
+    backend_seconds: float = 0.0  # time inside the backend's run call
+    build_seconds: float = 0.0  # time building/compiling the model (0 when reused)
+
+
+@dataclass
+class Result:
+    """One line of a results file: a case, its verdict, and everything needed to replay it."""
+
+    case_id: str
+    spec_id: str
+    backend: str
+    verdict: Verdict
+    detail: str = ""  # "got X, expected Y [op(args)]"
+    backend_message: str = ""
+    matched_policies: Mapping[str, str] | None = None
+    backend_seconds: float = 0.0
+    harness_seconds: float = 0.0
+    build_seconds: float = 0.0
+    case: Mapping | None = None  # Case.to_json(), for replay and reports
+    got: Sequence[Mapping | None] | None = None  # encoded outputs the backend returned
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        d = {
+            "case_id": self.case_id,
+            "spec_id": self.spec_id,
+            "backend": self.backend,
+            "verdict": self.verdict.value,
+            "detail": self.detail,
+            "backend_message": self.backend_message,
+            "matched_policies": None if self.matched_policies is None else dict(self.matched_policies),
+            "backend_seconds": self.backend_seconds,
+            "harness_seconds": self.harness_seconds,
+            "build_seconds": self.build_seconds,
+            "case": self.case,
+            "got": self.got,
+            "extra": dict(self.extra),
+        }
+        return d
+
+    @classmethod
+    def from_json(cls, d: Mapping) -> "Result":
+        return cls(
+            case_id=d["case_id"],
+            spec_id=d["spec_id"],
+            backend=d["backend"],
+            verdict=Verdict(d["verdict"]),
+            detail=d.get("detail", ""),
+            backend_message=d.get("backend_message", ""),
+            matched_policies=d.get("matched_policies"),
+            backend_seconds=d.get("backend_seconds", 0.0),
+            harness_seconds=d.get("harness_seconds", 0.0),
+            build_seconds=d.get("build_seconds", 0.0),
+            case=d.get("case"),
+            got=d.get("got"),
+            extra=d.get("extra", {}),
+        )
+
+
+class SpecError(ValueError):
+    """A spec file is malformed; the message names the file, the field and what was expected."""
+
+
+class RelationBroken(ValueError):
+    """Inputs break a relation of the spec; `relation` is its id."""
+
+    def __init__(self, spec_id: str, relation: str, on_violation: str, message: str = ""):
+        self.spec_id = spec_id
+        self.relation = relation
+        self.on_violation = on_violation
+        super().__init__(f"{spec_id}: relation {relation!r} broken ({on_violation}){': ' + message if message else ''}")

@@ -1,0 +1,93 @@
+"""The oracle: what a spec says the outputs are, in vectorized NumPy.
+
+One module per operator: ``opconform.oracle.<dialect>.<operator lower-case>``, exposing
+
+    def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]
+
+which receives inputs that satisfy every relation, attributes with defaults filled in and
+every policy resolved, and returns every output of the spec version, in spec order.
+"""
+from __future__ import annotations
+
+import importlib
+import itertools
+from types import ModuleType
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from opconform import specs
+from opconform.model import Alternative, Expectation, RelationBroken, SpecVersion
+
+__all__ = ["evaluate", "expectation", "has_oracle", "module_for", "resolve_policies"]
+
+
+def module_for(spec: SpecVersion) -> ModuleType:
+    name = f"opconform.oracle.{spec.dialect}.{spec.operator.lower()}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name == name:
+            raise NotImplementedError(f"no oracle for {spec.id}: expected module {name}") from None
+        raise
+
+
+def has_oracle(spec: SpecVersion) -> bool:
+    try:
+        module_for(spec)
+        return True
+    except NotImplementedError:
+        return False
+
+
+def resolve_policies(spec: SpecVersion, policies: Mapping[str, str] | None) -> dict[str, str]:
+    out = {p.name: p.default for p in spec.policies}
+    for k, v in (policies or {}).items():
+        p = next((p for p in spec.policies if p.name == k), None)
+        if p is None:
+            raise ValueError(f"{spec.id} has no policy {k!r}; expected one of {sorted(out)}")
+        if v not in p.options:
+            raise ValueError(f"{spec.id}: policy {k}={v!r}; expected one of {list(p.options)}")
+        out[k] = v
+    return out
+
+
+def evaluate(
+    spec_id: str | SpecVersion,
+    inputs: Sequence[Any],
+    attributes: Mapping[str, Any] | None = None,
+    policies: Mapping[str, str] | None = None,
+) -> tuple[np.ndarray, ...]:
+    """Outputs of a spec version for these inputs, one array per output in spec order.
+
+    Raises RelationBroken naming the relation when the inputs break one."""
+    spec = spec_id if isinstance(spec_id, SpecVersion) else specs.load(spec_id)
+    inputs = list(inputs)
+    attributes = dict(attributes or {})
+    specs.require(spec, inputs, attributes)
+    return tuple(module_for(spec).run(spec, inputs, spec.resolved_attributes(attributes), resolve_policies(spec, policies)))
+
+
+def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[str, Any]) -> Expectation:
+    """Everything the spec allows for these inputs: one alternative per distinct outcome
+    over every combination of open choices, or the error the spec requires."""
+    try:
+        specs.require(spec, list(inputs), dict(attributes))
+    except RelationBroken as e:
+        return Expectation("error" if e.on_violation == "error" else "undefined", relation=e.relation)
+    mod = module_for(spec)
+    resolved = spec.resolved_attributes(dict(attributes))
+    names = [p.name for p in spec.policies]
+    alternatives: list[Alternative] = []
+    for combo in itertools.product(*[p.options for p in spec.policies]):
+        pol = dict(zip(names, combo))
+        outs = tuple(mod.run(spec, list(inputs), resolved, pol))
+        if not any(_same(outs, a.outputs) for a in alternatives):
+            alternatives.append(Alternative(pol, outs))
+    return Expectation("outputs", tuple(alternatives))
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    from opconform import tensors
+
+    return len(a) == len(b) and all(tensors.digest(x) == tensors.digest(y) for x, y in zip(a, b))

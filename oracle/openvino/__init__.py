@@ -1,0 +1,1 @@
+"""Oracle modules for this dialect: one per operator, named after it in lower case."""

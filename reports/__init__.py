@@ -1,0 +1,1 @@
+"""Reports: HTML, JUnit XML, JSON summary, baselines and the CI gate."""

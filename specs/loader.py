@@ -1,0 +1,317 @@
+"""Reads spec files: YAML, validated by schema.json, then checked for what a schema cannot say.
+
+A malformed file is refused with one line naming the file, the field and what was expected.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from opconform import dtypes, tensors
+from opconform.model import (
+    Attribute, Erratum, Example, Policy, Port, Relation, Source, Spec, SpecError, SpecVersion, Tolerance,
+)
+from opconform.specs import expr
+
+SPEC_ROOT = Path(__file__).parent
+SCHEMA_PATH = SPEC_ROOT / "schema.json"
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
+
+
+def _where(path) -> str:
+    parts = []
+    for p in path:
+        parts.append(f"[{p}]" if isinstance(p, int) else (("." if parts else "") + str(p)))
+    return "".join(parts) or "(top level)"
+
+
+def load_file(path: str | Path) -> Spec:
+    path = Path(path)
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark else ""
+        raise SpecError(f"{path}: not valid YAML{at}: {getattr(e, 'problem', e)}") from None
+    except OSError as e:
+        raise SpecError(f"{path}: cannot read spec file: {e.strerror}") from None
+    errors = sorted(_validator().iter_errors(doc), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
+    if errors:
+        e = errors[0]
+        raise SpecError(f"{path}: field {_where(e.absolute_path)}: {_short(e)}")
+    return _build(doc, path)
+
+
+def _short(e: jsonschema.ValidationError) -> str:
+    if e.validator == "additionalProperties":
+        return e.message.replace("Additional properties are not allowed", "unknown field(s); not allowed")
+    if e.validator == "enum":
+        return f"got {e.instance!r}, expected one of {', '.join(map(repr, e.validator_value))}"
+    if e.validator == "required":
+        return e.message
+    if e.validator == "type":
+        return f"got {e.instance!r}, expected {e.validator_value}"
+    if e.validator == "oneOf":
+        return f"expected exactly one of the alternatives ({e.message[:120]})"
+    return e.message[:200]
+
+
+def _build(doc: dict, path: Path) -> Spec:
+    dialect, op = doc["dialect"], doc["operator"]
+    if path.stem != op:
+        raise SpecError(f"{path}: field operator: got {op!r}, expected the file name {path.stem!r}")
+    top_source = doc.get("source")
+    versions = []
+    seen = set()
+    for i, v in enumerate(doc["versions"]):
+        where = f"{path}: versions[{i}] (since {v['since']})"
+        if v["since"] in seen:
+            raise SpecError(f"{where}: field since: version {v['since']} appears twice")
+        seen.add(v["since"])
+        versions.append(_build_version(doc, v, where, top_source))
+    versions.sort(key=lambda s: s.since)
+    return Spec(dialect=dialect, operator=op, path=str(path), versions=tuple(versions))
+
+
+def _ports(items: list, type_vars: dict, where: str, kind: str) -> tuple[Port, ...]:
+    out = []
+    for j, p in enumerate(items):
+        w = f"{where}.{kind}[{j}] ({p['name']})"
+        tv = p.get("type")
+        tfa = p.get("type_from_attribute")
+        if tv is not None:
+            if tv not in type_vars:
+                raise SpecError(f"{w}: field type: got {tv!r}, expected one of the type_vars {sorted(type_vars)}")
+            types = tuple(type_vars[tv])
+        elif tfa is not None:
+            types = tuple(dict.fromkeys(tfa["map"].values()))
+        else:
+            types = tuple(p["types"])
+        rank = p.get("rank", [0, None])
+        if rank[1] is not None and rank[1] < rank[0]:
+            raise SpecError(f"{w}: field rank: got {rank}, expected min <= max")
+        out.append(
+            Port(
+                name=p["name"],
+                types=types,
+                type_var=tv,
+                type_from_attribute=tfa["attribute"] if tfa else None,
+                type_map=dict(tfa["map"]) if tfa else {},
+                rank_min=rank[0],
+                rank_max=rank[1],
+                optional=p.get("optional", False),
+                variadic=p.get("variadic", False),
+                min_arity=p.get("min_arity", 1),
+                constant=p.get("constant", False),
+                text=p.get("text", ""),
+            )
+        )
+    return tuple(out)
+
+
+def _tensor(t: dict | None, w: str):
+    if t is None:
+        return None
+    try:
+        return tensors.from_data(t["dtype"], t["data"], t.get("shape"))
+    except (ValueError, TypeError, dtypes.UnknownElementType) as e:
+        raise SpecError(f"{w}: field data: does not fit dtype {t['dtype']} and shape {t.get('shape')}: {e}") from None
+
+
+def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> SpecVersion:
+    type_vars = v.get("type_vars", {})
+    inputs = _ports(v["inputs"], type_vars, where, "inputs")
+    outputs = _ports(v["outputs"], type_vars, where, "outputs")
+    attrs = []
+    for name, a in v.get("attributes", {}).items():
+        if a.get("required") and "default" in a:
+            raise SpecError(f"{where}.attributes.{name}: a required attribute cannot have a default")
+        rng = a.get("range")
+        attrs.append(
+            Attribute(
+                name=name,
+                type=a["type"],
+                required=a.get("required", False),
+                default=a.get("default"),
+                allowed=tuple(a["allowed"]) if "allowed" in a else None,
+                range=tuple(rng) if rng else None,
+                text=a.get("text", ""),
+            )
+        )
+    attr_names = {a.name for a in attrs}
+    known = {p.name for p in inputs} | attr_names | set(v.get("symbols", {}))
+    symbols = dict(v.get("symbols", {}))
+    for name, text in symbols.items():
+        _check_expr(text, known, f"{where}.symbols.{name}")
+    relations = []
+    rids = set()
+    for k, r in enumerate(v.get("relations", [])):
+        w = f"{where}.relations[{k}] ({r['id']})"
+        if r["id"] in rids:
+            raise SpecError(f"{w}: field id: {r['id']!r} appears twice")
+        rids.add(r["id"])
+        _check_expr(r["check"], known, f"{w}.check")
+        if "when" in r:
+            _check_expr(r["when"], known, f"{w}.when")
+        relations.append(Relation(r["id"], r["check"], r["on_violation"], r.get("when"), r.get("text", "")))
+    implicit = [r for r in implicit_relations(inputs, attrs) if r.id not in rids]
+    relations = implicit + relations
+    rids |= {r.id for r in implicit}
+    policies = []
+    for name, p in v.get("policies", {}).items():
+        if p["default"] not in p["options"]:
+            raise SpecError(f"{where}.policies.{name}: field default: got {p['default']!r}, expected one of {p['options']}")
+        policies.append(Policy(name, tuple(p["options"]), p["default"], p.get("text", "")))
+    examples = []
+    for k, e in enumerate(v.get("examples", [])):
+        w = f"{where}.examples[{k}] ({e['name']})"
+        for key in e.get("attributes", {}):
+            if key not in attr_names:
+                raise SpecError(f"{w}: field attributes.{key}: no such attribute; expected one of {sorted(attr_names)}")
+        if "expect_error" in e and e["expect_error"] not in rids:
+            raise SpecError(f"{w}: field expect_error: got {e['expect_error']!r}, expected a relation id {sorted(rids)}")
+        examples.append(
+            Example(
+                name=e["name"],
+                inputs=tuple(_tensor(t, f"{w}.inputs[{i}]") for i, t in enumerate(e["inputs"])),
+                attributes=dict(e.get("attributes", {})),
+                outputs=None if "outputs" not in e else tuple(_tensor(t, f"{w}.outputs[{i}]") for i, t in enumerate(e["outputs"])),
+                expect_error=e.get("expect_error"),
+                policies=dict(e.get("policies", {})),
+                source=e.get("source", ""),
+            )
+        )
+    tol = v.get("tolerance", {})
+    source = v.get("source") or top_source
+    return SpecVersion(
+        dialect=doc["dialect"],
+        operator=doc["operator"],
+        since=v["since"],
+        domain=doc.get("domain", ""),
+        family=v.get("family", doc.get("family")),
+        source=Source(source["document"], source.get("section", ""), source.get("url", "")),
+        inputs=inputs,
+        outputs=outputs,
+        attributes=tuple(attrs),
+        symbols=symbols,
+        relations=tuple(relations),
+        policies=tuple(policies),
+        examples=tuple(examples),
+        errata=tuple(Erratum(e["id"], e["text"], e["reading"]) for e in v.get("errata", [])),
+        tolerance=Tolerance(
+            tol.get("rtol", 0.0),
+            tol.get("atol", 0.0),
+            {k: (t.get("rtol", 0.0), t.get("atol", 0.0)) for k, t in tol.get("per_type", {}).items()},
+        ),
+        signed_zero=v.get("signed_zero", "equal"),
+        notes=v.get("notes", ""),
+    )
+
+
+def implicit_relations(inputs: tuple[Port, ...], attrs: list[Attribute]) -> list[Relation]:
+    """Relations every spec states by its declarations: element types, ranks, type variables
+    shared between inputs, attribute values. They come first, so later relations may assume them.
+    A spec may override one by writing a relation with the same id."""
+    out = []
+    first_of_var: dict[str, str] = {}
+    for p in inputs:
+        if p.variadic:
+            continue  # variadic inputs are bound as a tuple; their families state their own relations
+        when = f"present({p.name})" if p.optional else None
+        out.append(Relation(f"{p.name}_type", f"dtype({p.name}) in {tuple(p.types)!r}", "error", when,
+                            f"{p.name} must have one of the element types {', '.join(p.types)}"))
+        if p.type_var and p.type_var in first_of_var:
+            other = first_of_var[p.type_var]
+            w = f"present({other}) and present({p.name})"
+            out.append(Relation(f"{p.name}_type_matches_{other}", f"dtype({p.name}) == dtype({other})", "error", w,
+                                f"{p.name} and {other} share the type variable {p.type_var}"))
+        elif p.type_var:
+            first_of_var[p.type_var] = p.name
+        if p.rank_min > 0 or p.rank_max is not None:
+            hi = "" if p.rank_max is None else f" <= {p.rank_max}"
+            out.append(Relation(f"{p.name}_rank", f"{p.rank_min} <= rank({p.name}){hi}", "error", when,
+                                f"rank of {p.name} must be in [{p.rank_min}, {'inf' if p.rank_max is None else p.rank_max}]"))
+    for a in attrs:
+        given = f"present({a.name})" if not a.required else None
+        if a.allowed is not None:
+            out.append(Relation(f"{a.name}_allowed", f"{a.name} in {tuple(a.allowed)!r}", "error", given,
+                                f"{a.name} must be one of {list(a.allowed)}"))
+        if a.range is not None:
+            lo, hi = a.range
+            parts = [f"{lo} <= {a.name}" if lo is not None else None, f"{a.name} <= {hi}" if hi is not None else None]
+            check = " and ".join(x for x in parts if x)
+            if check:
+                out.append(Relation(f"{a.name}_range", check, "error", given,
+                                    f"{a.name} must be in [{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"))
+    return out
+
+
+def _check_expr(text: str, known: set[str], where: str) -> None:
+    try:
+        unknown = expr.names(text) - known
+    except expr.ExprError as e:
+        raise SpecError(f"{where}: {e}") from None
+    if unknown:
+        raise SpecError(f"{where}: unknown name(s) {sorted(unknown)}; expected inputs, attributes or symbols {sorted(known)}")
+
+
+def _spec_dirs() -> list[Path]:
+    return [SPEC_ROOT / "onnx", SPEC_ROOT / "openvino"]
+
+
+@lru_cache(maxsize=None)
+def spec_files() -> tuple[Path, ...]:
+    return tuple(sorted(p for d in _spec_dirs() for p in d.glob("*.yaml")))
+
+
+@lru_cache(maxsize=None)
+def load_spec(dialect: str, operator: str) -> Spec:
+    path = SPEC_ROOT / dialect / f"{operator}.yaml"
+    if not path.exists():
+        raise KeyError(f"no spec file for {dialect}::{operator} (looked for {path})")
+    return load_file(path)
+
+
+def parse_id(spec_id: str) -> tuple[str, str, int]:
+    """'onnx::GatherND-13' -> ('onnx', 'GatherND', 13)."""
+    try:
+        dialect, rest = spec_id.split("::", 1)
+        op, ver = rest.rsplit("-", 1)
+        return dialect, op, int(ver)
+    except ValueError:
+        raise KeyError(f"bad spec id {spec_id!r}; expected dialect::Operator-version, e.g. onnx::GatherND-13") from None
+
+
+def load(spec_id: str) -> SpecVersion:
+    """The spec version with this id, e.g. load('onnx::GatherND-13')."""
+    dialect, op, ver = parse_id(spec_id)
+    return load_spec(dialect, op).version(ver)
+
+
+def all_specs() -> list[Spec]:
+    return [load_file(p) for p in spec_files()]
+
+
+def all_versions() -> list[SpecVersion]:
+    return [v for s in all_specs() for v in s.versions]
+
+
+def select(pattern: str | None = None) -> list[SpecVersion]:
+    """Spec versions whose id matches a glob (comma-separated globs allowed); all when None."""
+    import fnmatch
+
+    versions = all_versions()
+    if not pattern:
+        return versions
+    pats = [p.strip() for p in pattern.split(",") if p.strip()]
+    picked = [v for v in versions if any(fnmatch.fnmatchcase(v.id, p) or fnmatch.fnmatchcase(f"{v.dialect}::{v.operator}", p) for p in pats)]
+    return picked

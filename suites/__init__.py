@@ -1,0 +1,1 @@
+"""Suites: the runner (worker pool, verdicts, resumable results) and the pytest plugin."""

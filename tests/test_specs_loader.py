@@ -1,0 +1,90 @@
+"""The spec loader refuses malformed files with one line naming file, field and expectation."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from opconform import specs
+from opconform.model import SpecError
+from opconform.specs import expr
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / f"{name}.yaml"
+    p.write_text(text)
+    return p
+
+
+GOOD = """
+operator: Foo
+dialect: onnx
+versions:
+  - since: 1
+    source: {document: test}
+    type_vars: {T: [float32]}
+    inputs: [{name: X, type: T, rank: [1, null]}]
+    outputs: [{name: Y, type: T}]
+    attributes:
+      axis: {type: int, default: 0}
+    relations:
+      - {id: axis_ok, check: "-rank(X) <= axis < rank(X)", on_violation: error}
+"""
+
+
+def test_good_file_loads(tmp_path):
+    s = specs.load_file(write(tmp_path, "Foo", GOOD))
+    v = s.version(1)
+    assert v.id == "onnx::Foo-1"
+    ids = [r.id for r in v.relations]
+    assert ids == ["X_type", "X_rank", "axis_ok"]
+    assert specs.first_broken(v, [np.zeros((2,), np.float32)], {"axis": 1}).id == "axis_ok"
+    assert specs.first_broken(v, [np.zeros((2,), np.float32)], {"axis": -1}) is None
+    assert specs.first_broken(v, [np.zeros((2,), np.int32)], {}).id == "X_type"
+
+
+@pytest.mark.parametrize(
+    "mutation, expected",
+    [
+        (("dialect: onnx", "dialect: tflite"), "field dialect: got 'tflite', expected one of 'onnx', 'openvino'"),
+        (("on_violation: error", "on_violation: maybe"), "field versions[0].relations[0].on_violation"),
+        (("rank(X) <= axis", "rank(X) <= axs"), "unknown name(s) ['axs']"),
+        (("rank(X) <= axis", "__import__('os') <= axis"), "calls '__import__'"),
+        (("type: T, rank", "type: U, rank"), "field type: got 'U', expected one of the type_vars"),
+        (("default: 0", "default: 0, bogus: 1"), "field versions[0].attributes.axis: unknown field(s)"),
+        (("operator: Foo", "operator: Bar"), "expected the file name 'Foo'"),
+        (("since: 1", "since: one"), "field versions[0].since: got 'one', expected integer"),
+        (("versions:", "versions: 3\nx:"), "field "),
+    ],
+)
+def test_malformed_file_is_refused_with_one_line(tmp_path, mutation, expected):
+    text = GOOD.replace(*mutation)
+    assert text != GOOD
+    path = write(tmp_path, "Foo", text)
+    with pytest.raises(SpecError) as e:
+        specs.load_file(path)
+    msg = str(e.value)
+    assert str(path) in msg and expected in msg
+    assert "\n" not in msg
+
+
+def test_not_yaml(tmp_path):
+    with pytest.raises(SpecError, match=r"Foo.yaml: not valid YAML at line"):
+        specs.load_file(write(tmp_path, "Foo", "operator: [unclosed\n"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["x.__class__", "[y for y in x]", "lambda: 1", "open('f')", "f(x=1)", "x if"],
+)
+def test_expression_language_refuses_python(text):
+    with pytest.raises(expr.ExprError):
+        expr.parse(text)
+
+
+def test_expression_language_evaluates():
+    env = {"x": np.array([[1, 5], [2, 3]]), "b": 1}
+    assert expr.evaluate("shape(x)[:b] == (2,)", env) is True
+    assert expr.evaluate("all((x >= 1) & (x < 6))", env) is True
+    assert expr.evaluate("1 <= shape(x)[-1] <= rank(x) - b", env) is False
+    assert expr.evaluate("broadcastable((2, 1), (1, 3))", env) is True
+    assert expr.evaluate("shape(x)[0] if b else 7", env) == 2
