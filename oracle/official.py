@@ -1,0 +1,152 @@
+"""The official ONNX node test cases (`onnx.backend.test.case.node`), run through the oracle.
+
+onnx no longer ships the node test data on disk; `collect_testcases()` rebuilds them in memory
+(about 8 s, so it is cached per process). Only single-node cases of the standard domain count:
+the multi-node ones are function expansions of the same tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from opconform import specs
+from opconform.model import SpecVersion
+
+
+@dataclass(frozen=True)
+class OfficialCase:
+    name: str
+    operator: str
+    opset: int
+    inputs: tuple[np.ndarray | None, ...]  # in spec input order; None for an absent optional input
+    attributes: dict[str, Any]
+    outputs_requested: tuple[int, ...]  # indices of spec outputs the node asks for
+    expected: tuple[np.ndarray, ...]  # one per requested output, in the same order
+    rtol: float
+    atol: float
+
+
+@dataclass(frozen=True)
+class OfficialResult:
+    case: OfficialCase
+    spec_id: str | None
+    passed: bool
+    message: str
+
+
+@lru_cache(maxsize=1)
+def _all_cases() -> tuple:
+    import warnings
+
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return tuple(collect_testcases())
+
+
+def attribute_value(attr) -> Any:
+    import onnx
+    from onnx import helper, numpy_helper
+
+    if attr.type == onnx.AttributeProto.TENSOR:
+        return numpy_helper.to_array(attr.t)
+    v = helper.get_attribute_value(attr)
+    if isinstance(v, bytes):
+        return v.decode("utf-8")
+    if isinstance(v, list) and v and isinstance(v[0], bytes):
+        return [s.decode("utf-8") for s in v]
+    return v
+
+
+@lru_cache(maxsize=None)
+def cases_for(operator: str) -> tuple[OfficialCase, ...]:
+    """Every single-node official case of a standard-domain operator."""
+    out = []
+    for c in _all_cases():
+        g = c.model.graph
+        if len(g.node) != 1 or g.node[0].op_type != operator or g.node[0].domain not in ("", "ai.onnx"):
+            continue
+        node = g.node[0]
+        opset = next(o.version for o in c.model.opset_import if o.domain in ("", "ai.onnx"))
+        for ds_index, (ins, outs) in enumerate(c.data_sets):
+            by_name = {i.name: x for i, x in zip(g.input, ins)}
+            for init in g.initializer:
+                from onnx import numpy_helper
+
+                by_name[init.name] = numpy_helper.to_array(init)
+            inputs = tuple(by_name[n] if n else None for n in node.input)
+            out_by_name = {o.name: x for o, x in zip(g.output, outs)}
+            requested = tuple(k for k, n in enumerate(node.output) if n)
+            expected = tuple(out_by_name[node.output[k]] for k in requested)
+            out.append(
+                OfficialCase(
+                    name=c.name + (f"[{ds_index}]" if len(c.data_sets) > 1 else ""),
+                    operator=operator,
+                    opset=opset,
+                    inputs=inputs,
+                    attributes={a.name: attribute_value(a) for a in node.attribute},
+                    outputs_requested=requested,
+                    expected=expected,
+                    rtol=c.rtol,
+                    atol=c.atol,
+                )
+            )
+    return tuple(out)
+
+
+def spec_for(operator: str, opset: int) -> SpecVersion | None:
+    """The ONNX spec version in force at this opset, if the library has it."""
+    try:
+        spec = specs.load_spec("onnx", operator)
+    except KeyError:
+        return None
+    usable = [v for v in spec.versions if v.since <= opset]
+    return max(usable, key=lambda v: v.since) if usable else None
+
+
+def run(case: OfficialCase) -> OfficialResult:
+    from opconform import oracle
+
+    spec = spec_for(case.operator, case.opset)
+    if spec is None:
+        return OfficialResult(case, None, False, f"no onnx spec version of {case.operator} in force at opset {case.opset}")
+    try:
+        with np.errstate(all="ignore"):
+            got = oracle.evaluate(spec, list(case.inputs), case.attributes)
+    except Exception as e:  # a failing oracle is a result to report, whatever it raised
+        return OfficialResult(case, spec.id, False, f"oracle raised {type(e).__name__}: {e}")
+    for k, exp in zip(case.outputs_requested, case.expected):
+        msg = compare(got[k], exp, case.rtol, case.atol)
+        if msg:
+            return OfficialResult(case, spec.id, False, f"output {spec.outputs[k].name}: {msg} [{case.name}]")
+    return OfficialResult(case, spec.id, True, "")
+
+
+def check_operator(operator: str) -> list[OfficialResult]:
+    return [run(c) for c in cases_for(operator)]
+
+
+def compare(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> str:
+    """'' when equal enough; else 'got X, expected Y' for the first differing element."""
+    got, expected = np.asarray(got), np.asarray(expected)
+    if got.dtype != expected.dtype and not (got.dtype.kind in "OUS" and expected.dtype.kind in "OUS"):
+        return f"got dtype {got.dtype}, expected {expected.dtype}"
+    if got.shape != expected.shape:
+        return f"got shape {got.shape}, expected {expected.shape}"
+    if got.dtype.kind in "OUS":
+        ok = np.array([a == b for a, b in zip(got.reshape(-1), expected.reshape(-1))], dtype=bool).reshape(got.shape)
+    elif got.dtype.kind in "fcV" or got.dtype.name in ("bfloat16",) or "float" in got.dtype.name:
+        g = got.astype(np.complex128 if got.dtype.kind == "c" else np.float64)
+        e = expected.astype(g.dtype)
+        with np.errstate(invalid="ignore"):
+            ok = np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True) | (g == e)
+    else:
+        ok = got == expected
+    if np.all(ok):
+        return ""
+    idx = tuple(int(i) for i in np.argwhere(~ok)[0])
+    return f"got {got[idx]!r}, expected {expected[idx]!r} at {idx} ({int((~ok).sum())} of {ok.size} differ)"
