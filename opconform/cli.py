@@ -8,7 +8,7 @@ import sys
 
 # name -> (module, one-line help). Modules are imported only when their command runs.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "validate": ("opconform.specs.cli_validate", "validate every spec file and check the oracle on its examples"),
+    "validate": ("opconform.oracle.cli_validate", "validate every spec file and check the oracle on its examples"),
     "specs": ("opconform.specs.cli_specs", "spec library tools (import-onnx: skeletons and drift from onnx.defs)"),
     "generate": ("opconform.generator.cli", "write generated cases as ONNX backend-test / OpenVINO IR files"),
     "run": ("opconform.suites.cli_run", "certify a backend: run cases, record verdicts (resumable)"),
