@@ -1,5 +1,10 @@
-"""The `opconform` command. Each subcommand lives beside the stage it drives, as a module
-with `add_arguments(parser)` and `main(args) -> int`; this file only routes to them."""
+"""The `opconform` command.
+
+Stages (specs, generator, oracle, backends, suites, reports) are libraries that import only earlier
+stages. Commands are the composition root on top of them: each is a thin module in
+opconform/commands/ with `add_arguments(parser)` and `main(args) -> int` that wires stages together
+(`generate`, for instance, draws cases with the generator and attaches expectations from the oracle).
+This file only routes to them."""
 from __future__ import annotations
 
 import argparse
@@ -8,15 +13,15 @@ import sys
 
 # name -> (module, one-line help). Modules are imported only when their command runs.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "validate": ("opconform.oracle.cli_validate", "validate every spec file and check the oracle on its examples"),
-    "specs": ("opconform.specs.cli_specs", "spec library tools (import-onnx: skeletons and drift from onnx.defs)"),
-    "generate": ("opconform.generator.cli", "write generated cases as ONNX backend-test / OpenVINO IR files"),
-    "run": ("opconform.suites.cli_run", "certify a backend: run cases, record verdicts (resumable)"),
-    "merge": ("opconform.suites.cli_merge", "join sharded results into one results set"),
-    "report": ("opconform.reports.cli_report", "render the HTML report, JUnit XML and JSON summary"),
-    "baseline": ("opconform.reports.cli_baseline", "write a reviewed-baseline YAML from results"),
-    "gate": ("opconform.reports.cli_gate", "CI gate: exit 1 on regressions against a baseline"),
-    "coverage": ("opconform.reports.cli_coverage", "table of the 188 ONNX operators and what opconform covers"),
+    "validate": ("opconform.commands.validate", "validate every spec file and check the oracle on its examples"),
+    "specs": ("opconform.commands.specs", "spec library tools (import-onnx: skeletons and drift from onnx.defs)"),
+    "generate": ("opconform.commands.generate", "write generated cases as ONNX backend-test / OpenVINO IR files"),
+    "run": ("opconform.commands.run", "certify a backend: run cases, record verdicts (resumable)"),
+    "merge": ("opconform.commands.merge", "join sharded results into one results set"),
+    "report": ("opconform.commands.report", "render the HTML report, JUnit XML and JSON summary"),
+    "baseline": ("opconform.commands.baseline", "write a reviewed-baseline YAML from results"),
+    "gate": ("opconform.commands.gate", "CI gate: exit 1 on regressions against a baseline"),
+    "coverage": ("opconform.commands.coverage", "table of the 188 ONNX operators and what opconform covers"),
 }
 
 

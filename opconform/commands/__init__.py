@@ -1,0 +1,1 @@
+"""Command modules: thin wiring of the stages, one per `opconform` subcommand."""
