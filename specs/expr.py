@@ -78,6 +78,19 @@ def _unique_count(xs):
     return len(set(int(v) for v in np.asarray(xs).reshape(-1)))
 
 
+def _distinct_rows(x):
+    """True when the rows along the last axis (index tuples, say) are pairwise distinct."""
+    a = np.asarray(x)
+    rows = a.reshape(-1, a.shape[-1]) if a.ndim else a.reshape(1, 1)
+    return len(np.unique(rows, axis=0)) == len(rows)
+
+
+def _distinct_along(x, axis):
+    """True when, at every position of the other axes, the values along `axis` are distinct."""
+    s = np.sort(np.asarray(x), axis=axis)
+    return bool(np.all(np.diff(s, axis=axis) != 0))
+
+
 def _normalize_axis(axis, rank):
     return axis + rank if axis < 0 else axis
 
@@ -107,6 +120,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "broadcast_shape": _broadcast_shape,
     "unique_count": _unique_count,
     "normalize_axis": _normalize_axis,
+    "distinct_rows": _distinct_rows,
+    "distinct_along": _distinct_along,
     "floor": lambda x: int(np.floor(x)),
     "ceil": lambda x: int(np.ceil(x)),
 }
