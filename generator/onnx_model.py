@@ -1,0 +1,189 @@
+"""An ONNX model (one node) for a case: what backends load and what `opconform generate` writes.
+
+Inputs get symbolic dimensions, so one model serves every case with the same signature;
+outputs get an element type and symbolic dimensions (onnx.checker requires a shape field).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+from opconform import dtypes, tensors
+from opconform.model import Case, Port, SpecVersion
+
+__all__ = ["build", "signature", "input_names", "output_names", "output_types", "to_tensor_proto"]
+
+
+def input_names(spec: SpecVersion, case: Case) -> list[str]:
+    """Graph input names in node order; "" for an absent optional input. A variadic port's
+    inputs are named <port>_0, <port>_1, ..."""
+    names = []
+    for i, x in enumerate(case.inputs):
+        port = _port_of_input(spec, i)
+        if x is None:
+            names.append("")
+        elif port.variadic:
+            names.append(f"{port.name}_{i - spec.inputs.index(port)}")
+        else:
+            names.append(port.name)
+    return names
+
+
+def output_names(spec: SpecVersion, case: Case) -> list[str]:
+    """Node output names: the port name when requested, else "" (trailing "" dropped)."""
+    names = [p.name if asked else "" for p, asked in zip(spec.outputs, case.outputs_requested)]
+    while names and names[-1] == "":
+        names.pop()
+    return names
+
+
+def _port_of_input(spec: SpecVersion, i: int) -> Port:
+    return spec.inputs[min(i, len(spec.inputs) - 1)]
+
+
+def output_types(spec: SpecVersion, case: Case) -> list[tuple[str, int] | None]:
+    """(element type, rank) of each spec output; None where not requested.
+
+    The element type follows the spec (type variable, attribute, fixed type); the rank comes
+    from the expected outputs when known, else from ONNX shape inference, else 0 (an invalid case
+    whose output rank nothing defines)."""
+    inferred = None
+    expected = case.expected.alternatives[0].outputs if case.expected.alternatives else None
+    out: list[tuple[str, int] | None] = []
+    for j, (port, asked) in enumerate(zip(spec.outputs, case.outputs_requested)):
+        if not asked:
+            out.append(None)
+            continue
+        if expected is not None and j < len(expected):
+            out.append((dtypes.name_of(expected[j].dtype), expected[j].ndim))
+            continue
+        if inferred is None:
+            inferred = _inferred_outputs(spec, case)
+        etype = _declared_type(spec, case, port)
+        rank = inferred.get(port.name, (None, 0))[1]
+        out.append((etype or inferred.get(port.name, (port.types[0], 0))[0], rank))
+    return out
+
+
+def _declared_type(spec: SpecVersion, case: Case, port: Port) -> str | None:
+    if port.type_from_attribute:
+        value = spec.resolved_attributes(case.attributes).get(port.type_from_attribute)
+        return port.type_map.get(value)
+    if port.type_var:
+        for p, x in zip(spec.inputs, case.inputs):
+            if p.type_var == port.type_var and x is not None:
+                return dtypes.name_of(x.dtype)
+    return port.types[0] if len(port.types) == 1 else None
+
+
+def _inferred_outputs(spec: SpecVersion, case: Case) -> dict[str, tuple[str, int]]:
+    """Output (type, rank) by ONNX shape inference; {} where inference refuses the case."""
+    model = _assemble(spec, case, None, [None] * len(spec.outputs), concrete=True)
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+    except Exception:  # inference refuses invalid cases in many ways; the rank then stays unknown
+        return {}
+    found = {}
+    for vi in list(inferred.graph.value_info) + list(inferred.graph.output):
+        t = vi.type.tensor_type
+        if t.elem_type and t.HasField("shape"):
+            found[vi.name] = (dtypes.BY_ONNX[t.elem_type].name, len(t.shape.dim))
+    return found
+
+
+def _opset(spec: SpecVersion, opset: int | None) -> int:
+    return spec.since if opset is None else opset
+
+
+def build(spec: SpecVersion, case: Case, opset: int | None = None) -> onnx.ModelProto:
+    """The one-node model of `case`: opset of the spec version unless given, lowest IR version
+    for that opset, symbolic input dims, typed outputs, only requested outputs, constant inputs
+    as initializers, absent optional inputs/outputs as ""."""
+    return _assemble(spec, case, opset, output_types(spec, case))
+
+
+def _assemble(spec: SpecVersion, case: Case, opset: int | None, outs: Sequence[tuple[str, int] | None],
+              concrete: bool = False) -> onnx.ModelProto:
+    """`concrete`: input dims as numbers, so shape inference can find output ranks."""
+    in_names = input_names(spec, case)
+    constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
+    graph_inputs, initializers = [], []
+    for name, x, const in zip(in_names, case.inputs, constant):
+        if x is None:
+            continue
+        if const:
+            initializers.append(to_tensor_proto(x, name))
+        else:
+            shape = list(x.shape) if concrete else [f"{name}_d{k}" for k in range(x.ndim)]
+            graph_inputs.append(helper.make_tensor_value_info(name, _onnx_type(x), shape))
+    graph_outputs = []
+    for port, t in zip(spec.outputs, outs):
+        if t is None:
+            continue
+        etype, rank = t
+        graph_outputs.append(
+            helper.make_tensor_value_info(port.name, dtypes.get(etype).onnx, [f"{port.name}_d{k}" for k in range(rank)])
+        )
+    trimmed = list(in_names)
+    while trimmed and trimmed[-1] == "":
+        trimmed.pop()
+    node = helper.make_node(spec.operator, trimmed, output_names(spec, case), domain=spec.domain or "",
+                            **{k: _attr_value(v) for k, v in sorted(case.attributes.items())})
+    graph = helper.make_graph([node], _graph_name(spec), graph_inputs, graph_outputs, initializer=initializers)
+    opsets = [helper.make_opsetid(spec.domain or "", _opset(spec, opset))]
+    model = helper.make_model(graph, opset_imports=opsets, producer_name="opconform")
+    model.ir_version = helper.find_min_ir_version_for(opsets, ignore_unknown=True)
+    return model
+
+
+def _graph_name(spec: SpecVersion) -> str:
+    return f"{spec.operator}_{spec.since}"
+
+
+def _onnx_type(x: np.ndarray) -> int:
+    return dtypes.get(dtypes.name_of(x.dtype)).onnx
+
+
+def _attr_value(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        return to_tensor_proto(v, "value")
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def to_tensor_proto(x: np.ndarray, name: str) -> onnx.TensorProto:
+    """A TensorProto holding `x` bit for bit (strings as UTF-8 bytes)."""
+    x = np.asarray(x)
+    etype = dtypes.name_of(x.dtype)
+    if etype == "string":
+        flat = [s.encode("utf-8", "surrogateescape") if isinstance(s, str) else bytes(s) for s in x.reshape(-1)]
+        return helper.make_tensor(name, onnx.TensorProto.STRING, x.shape, flat)
+    return numpy_helper.from_array(x, name)
+
+
+def signature(spec: SpecVersion, case: Case) -> Hashable:
+    """What the built model depends on: cases with equal signatures share one model. Spec id,
+    explicit attributes, per input (element type, rank) or None, requested outputs, the values of
+    constant inputs, and the declared (element type, rank) of every output."""
+    constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
+    per_input = tuple(
+        None if x is None else (dtypes.name_of(x.dtype), x.ndim, tensors.digest(x) if c else None)
+        for x, c in zip(case.inputs, constant)
+    )
+    attrs = json.dumps({k: _jsonable(v) for k, v in case.attributes.items()}, sort_keys=True)
+    return (spec.id, attrs, per_input, tuple(case.outputs_requested), tuple(output_types(spec, case)))
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, np.ndarray):
+        return tensors.encode(v)
+    if isinstance(v, np.generic):
+        return v.item()
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    return v

@@ -1,0 +1,103 @@
+"""An openvino.Model (one node) for a case, built from the native opset of the spec version.
+
+The generic mapping: module `openvino.opset<since>`, function = snake_case of the operator name
+(GatherND -> gather_nd), inputs positionally (Parameters with dynamic dimensions, constant ports
+as Constants), attributes as keyword arguments with their defaults filled in. An operator whose
+Python function does not follow that mapping gets a small adapter in `ADAPTERS`.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any, Callable
+
+import numpy as np
+
+from opconform import dtypes
+from opconform.model import Case, SpecVersion
+
+__all__ = ["build", "function_name", "ov_type", "constant", "ADAPTERS"]
+
+# operator name -> callable(opset_module, args, attributes) -> openvino Node, for operators whose
+# Python function differs from the generic mapping. Empty until one needs it.
+ADAPTERS: dict[str, Callable[[Any, list, dict], Any]] = {}
+
+
+def function_name(operator: str) -> str:
+    """GatherND -> gather_nd, Unique -> unique, ReduceSum -> reduce_sum, NMSRotated -> nms_rotated."""
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", operator)
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
+    return s.lower()
+
+
+def ov_type(name: str):
+    import openvino as ov
+
+    t = dtypes.get(name)
+    if t.openvino is None:
+        raise ValueError(f"element type {name} has no OpenVINO type")
+    return getattr(ov.Type, t.openvino)
+
+
+def constant(x: np.ndarray, opset: Any):
+    """An OpenVINO Constant holding `x` bit for bit (types NumPy lacks go through their bits)."""
+    import openvino as ov
+
+    name = dtypes.name_of(x.dtype)
+    if x.dtype.kind in "biuf" and x.dtype.isnative and name in ("float32", "float64", "float16", "int8", "int16",
+                                                                 "int32", "int64", "uint8", "uint16", "uint32",
+                                                                 "uint64", "bool"):
+        return opset.constant(x)
+    if name == "string":
+        return opset.constant(np.array([str(s) for s in x.reshape(-1)]).reshape(x.shape))
+    tensor = ov.Tensor(ov_type(name), ov.Shape(list(x.shape)))
+    raw = np.ascontiguousarray(x).view(np.uint8).reshape(-1)
+    tensor.data.view(np.uint8).reshape(-1)[:] = raw
+    return ov.op.Constant(tensor)
+
+
+def build(spec: SpecVersion, case: Case):
+    """The openvino.Model of `case`: requested outputs only, Parameters named after the ports."""
+    import openvino as ov
+
+    if spec.dialect != "openvino":
+        raise ValueError(f"{spec.id}: openvino_model builds OpenVINO-dialect specs only; use onnx_model for ONNX")
+    opset = importlib.import_module(f"openvino.opset{spec.since}")
+    constant_flags = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
+    params, args = [], []
+    for i, (x, const) in enumerate(zip(case.inputs, constant_flags)):
+        port = spec.inputs[min(i, len(spec.inputs) - 1)]
+        if x is None:
+            args.append(None)
+            continue
+        if const:
+            args.append(constant(x, opset))
+        else:
+            name = port.name if not port.variadic else f"{port.name}_{i - spec.inputs.index(port)}"
+            p = opset.parameter(ov.PartialShape.dynamic(x.ndim), ov_type(dtypes.name_of(x.dtype)), name=name)
+            params.append(p)
+            args.append(p)
+    while args and args[-1] is None:
+        args.pop()
+    attributes = {k: _plain(v) for k, v in spec.resolved_attributes(case.attributes).items()}
+    adapter = ADAPTERS.get(spec.operator)
+    if adapter is not None:
+        node = adapter(opset, args, attributes)
+    else:
+        fn = getattr(opset, function_name(spec.operator), None)
+        if fn is None:
+            raise NotImplementedError(f"{spec.id}: openvino.opset{spec.since} has no {function_name(spec.operator)}(); add an adapter")
+        node = fn(*args, **attributes)
+    outputs = []
+    for j, (port, asked) in enumerate(zip(spec.outputs, case.outputs_requested)):
+        if asked:
+            out = node.output(j)
+            out.get_tensor().set_names({port.name})
+            outputs.append(out)
+    return ov.Model(outputs, params, f"{spec.operator}_{spec.since}")
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
