@@ -1,0 +1,6 @@
+"""ONNX ReduceProd: see oracle/kernels/reduce.py."""
+from opconform.oracle.kernels import reduce
+
+
+def run(spec, inputs, attributes, policies):
+    return reduce.run(reduce.PROD, spec, inputs, attributes, policies)

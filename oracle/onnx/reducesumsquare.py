@@ -1,0 +1,6 @@
+"""ONNX ReduceSumSquare: see oracle/kernels/reduce.py."""
+from opconform.oracle.kernels import reduce
+
+
+def run(spec, inputs, attributes, policies):
+    return reduce.run(reduce.SUM_SQUARE, spec, inputs, attributes, policies)
