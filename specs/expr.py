@@ -118,6 +118,10 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "isnan": lambda x: np.isnan(x),
     "broadcastable": _broadcastable,
     "broadcast_shape": _broadcast_shape,
+    # variadic inputs are tuples of arrays: per-entry shapes and element types, and broadcasting over them all
+    "shapes": lambda xs: tuple(_shape(x) for x in xs),
+    "dtypes": lambda xs: tuple(_dtype(x) for x in xs),
+    "broadcastable_all": lambda shapes: _broadcastable(*shapes),
     "unique_count": _unique_count,
     "normalize_axis": _normalize_axis,
     "distinct_rows": _distinct_rows,
