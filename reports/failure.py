@@ -1,0 +1,112 @@
+"""One failing case as the report shows it: the case, expected against got, the backend's words,
+and the command that replays it."""
+from __future__ import annotations
+
+import functools
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from opconform import tensors
+from opconform.model import Result
+from opconform.reports import breakdown
+from opconform.reports.tensorview import Diff, TensorView, diff, differing, view
+
+
+@dataclass
+class OutputView:
+    index: int
+    expected: TensorView | None
+    got: TensorView | None
+    diff: Diff | None
+
+
+@dataclass
+class FailureView:
+    result: Result
+    label: str
+    attributes: dict
+    inputs: list[TensorView | None]
+    expected_kind: str
+    relation: str | None
+    policies: dict  # the alternative the outputs are compared with
+    outputs: list[OutputView]
+    replay: str
+    size: int  # total input elements: smaller cases (shrunk ones) are shown first
+    problem: str = ""  # why part of the case could not be shown
+
+
+@functools.lru_cache(maxsize=None)
+def _tolerance(spec_id: str, dtype: str) -> tuple[float, float]:
+    """The spec's tolerance, so that elements within it are not marked as differing."""
+    from opconform import specs  # results may name specs this checkout lacks: exact comparison then
+
+    try:
+        return specs.load(spec_id).tolerance.for_type(dtype)
+    except Exception:  # noqa: BLE001 -- any failure to load means "no tolerance known"
+        return (0.0, 0.0)
+
+
+def _decode(d) -> np.ndarray | None:
+    return None if d is None else tensors.decode(d)
+
+
+def replay_command(r: Result, directory: Path | None) -> str:
+    where = shlex.quote(str(directory)) if directory else "RESULTS_DIR"
+    return f"opconform run --backend {shlex.quote(r.backend)} --replay {where} --case {shlex.quote(r.case_id)}"
+
+
+def _compare(spec_id: str, expected: list, got: list) -> list[OutputView]:
+    out = []
+    for k in range(max(len(expected), len(got))):
+        e = expected[k] if k < len(expected) else None
+        g = got[k] if k < len(got) else None
+        if e is None or g is None:
+            out.append(OutputView(k, view(e), view(g), None))
+            continue
+        rtol, atol = _tolerance(spec_id, view(e).dtype)
+        mask = differing(e, g, rtol, atol)
+        out.append(OutputView(k, view(e), view(g, mask), diff(e, g, mask)))
+    return out
+
+
+def _distance(e: np.ndarray | None, g: np.ndarray | None) -> int:
+    if e is None or g is None:
+        return 0 if e is g else 1
+    m = differing(e, g)
+    return e.size + 1 if m is None else int(m.sum())
+
+
+def _closest(alternatives: list, got: list) -> tuple[dict, list]:
+    """The expected alternative with the fewest differing elements: the one the backend came nearest."""
+    options = [(dict(a.get("policies", {})), [_decode(o) for o in a.get("outputs", ())]) for a in alternatives]
+    if not options:
+        return {}, []
+    return min(options, key=lambda o: sum(_distance(e, g) for e, g in zip(o[1], got)))
+
+
+def failure_view(r: Result, directory: Path | None) -> FailureView:
+    case = r.case or {}
+    problem = ""
+    try:
+        inputs = [_decode(x) for x in case.get("inputs", ())]
+        got = [_decode(x) for x in (r.got or ())]
+        policies, expected = _closest(case.get("expected", {}).get("alternatives", ()), got)
+    except ValueError as e:  # a corrupt tensor in one result must not sink the whole report
+        inputs, got, policies, expected, problem = [], [], {}, [], str(e)
+    outputs = _compare(r.spec_id, expected, got) if (expected or got) else []
+    return FailureView(
+        result=r,
+        label=breakdown.label(r),
+        attributes=breakdown.attributes(r),
+        inputs=[view(x) for x in inputs],
+        expected_kind=breakdown.expected_kind(r),
+        relation=breakdown.relation(r),
+        policies=policies,
+        outputs=outputs,
+        replay=replay_command(r, directory),
+        size=sum(x.size for x in inputs if x is not None),
+        problem=problem,
+    )

@@ -1,0 +1,35 @@
+"""DIR/summary.json: the numbers of a report, for machines (dashboards, other CI steps)."""
+from __future__ import annotations
+
+from opconform.model import Verdict
+from opconform.reports.resultset import ResultSet
+from opconform.reports.tally import Tally
+
+FORMAT = 1
+
+
+def summary(rs: ResultSet) -> dict:
+    tallies = rs.tallies()
+    backends = {}
+    for b in rs.backends:
+        mine = {s: t for (bb, s), t in tallies.items() if bb == b}
+        total = sum(mine.values(), Tally())
+        statuses = [t.status for t in mine.values()]
+        backends[b] = {
+            "version": rs.backend_versions().get(b, ""),
+            **total.as_dict(),
+            "specs_by_status": {s: statuses.count(s) for s in ("pass", "fail", "unsupported")},
+            "specs": {s: mine[s].as_dict() for s in rs.spec_ids if s in mine},
+        }
+    failures = [
+        {"backend": r.backend, "spec_id": r.spec_id, "case_id": r.case_id, "verdict": r.verdict.value,
+         "detail": r.detail}
+        for r in rs.results if r.verdict.is_failure
+    ]
+    return {
+        "format": FORMAT,
+        "verdicts": [v.value for v in Verdict],
+        "runs": [{"dir": str(d.path), **d.run} for d in rs.dirs],
+        "backends": backends,
+        "failures": failures,
+    }

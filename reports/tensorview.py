@@ -1,0 +1,125 @@
+"""Tensors as a person reads them in a report: small ones in full, large ones summarised, and the
+elements where a backend's output differs from the expected one marked."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from opconform import dtypes
+
+FULL_LIMIT = 64  # tensors up to this many elements are shown element by element
+HEAD = 8  # how many leading values a summary shows
+DIFF_LIMIT = 20  # how many differing elements are listed for a large tensor
+CELL_CHARS = 80  # longer values (strings) are cut, with an ellipsis
+
+
+@dataclass
+class Cell:
+    text: str
+    differs: bool = False
+
+
+@dataclass
+class TensorView:
+    dtype: str
+    shape: list[int]
+    size: int
+    rows: list[tuple[str, list[Cell]]] | None  # (row label, cells); None when summarised
+    summary: str  # "min .. max, mean, NaNs" or the leading values
+
+
+@dataclass
+class Diff:
+    count: int  # differing elements (None-like -1 when not comparable)
+    total: int
+    listing: list[tuple[str, str, str]]  # (index, expected, got) for the first few
+    note: str = ""
+
+
+def _text(v) -> str:
+    s = v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
+    return s if len(s) <= CELL_CHARS else s[: CELL_CHARS - 1] + "\u2026"
+
+
+def _name(a: np.ndarray) -> str:
+    try:
+        return dtypes.name_of(a.dtype)
+    except (KeyError, ValueError):
+        return str(a.dtype)
+
+
+def _kind(a: np.ndarray) -> str:
+    try:
+        return dtypes.get(dtypes.name_of(a.dtype)).kind
+    except (KeyError, ValueError):
+        return "string" if a.dtype == object else "float"
+
+
+def _summary(a: np.ndarray) -> str:
+    flat = a.reshape(-1)
+    head = ", ".join(_text(x) for x in flat[:HEAD]) + (", \u2026" if flat.size > HEAD else "")
+    kind = _kind(a)
+    if flat.size == 0 or kind not in ("float", "int", "uint"):
+        return f"[{head}]"
+    f = flat.astype(np.float64)
+    finite = f[np.isfinite(f)]
+    parts = [f"[{head}]"]
+    if finite.size:
+        parts.append(f"min {finite.min():.6g}, max {finite.max():.6g}, mean {finite.mean():.6g}")
+    nans = int(np.isnan(f).sum())
+    infs = int(np.isinf(f).sum())
+    if nans:
+        parts.append(f"{nans} NaN")
+    if infs:
+        parts.append(f"{infs} inf")
+    return "; ".join(parts)
+
+
+def view(a: np.ndarray | None, mark: np.ndarray | None = None) -> TensorView | None:
+    """A TensorView of `a`; `mark` (same shape, bool) flags differing elements."""
+    if a is None:
+        return None
+    a = np.asarray(a)
+    rows = None
+    if a.size <= FULL_LIMIT:
+        grid = a.reshape(1, -1) if a.ndim <= 1 else a.reshape(-1, a.shape[-1])
+        m = np.zeros(grid.shape, bool) if mark is None else np.asarray(mark).reshape(grid.shape)
+        lead = list(np.ndindex(*a.shape[:-1])) if a.ndim > 1 else [()]
+        rows = [
+            ("[" + ", ".join([*map(str, idx), ":"]) + "]" if a.ndim > 1 else "",
+             [Cell(_text(x), bool(d)) for x, d in zip(grid[r], m[r])])
+            for r, idx in enumerate(lead)
+        ]
+    return TensorView(_name(a), list(a.shape), int(a.size), rows, _summary(a))
+
+
+def differing(expected: np.ndarray, got: np.ndarray, rtol: float = 0.0, atol: float = 0.0) -> np.ndarray | None:
+    """Boolean mask of the elements of `got` that differ from `expected` (NaN equals NaN), or None
+    when the shapes differ and no element-wise comparison makes sense."""
+    e, g = np.asarray(expected), np.asarray(got)
+    if e.shape != g.shape:
+        return None
+    ke, kg = _kind(e), _kind(g)
+    numeric = ("float", "int", "uint", "bool", "complex")
+    if ke in numeric and kg in numeric:
+        wide = np.complex128 if "complex" in (ke, kg) else np.float64
+        ef, gf = e.astype(wide), g.astype(wide)
+        both_nan = np.isnan(ef) & np.isnan(gf)
+        with np.errstate(invalid="ignore"):
+            close = np.isclose(ef, gf, rtol=rtol, atol=atol, equal_nan=False) | both_nan
+        return ~close
+    return np.array([_text(x) != _text(y) for x, y in zip(e.reshape(-1), g.reshape(-1))], bool).reshape(e.shape)
+
+
+def diff(expected: np.ndarray, got: np.ndarray, mask: np.ndarray | None) -> Diff:
+    e, g = np.asarray(expected), np.asarray(got)
+    if mask is None:
+        return Diff(-1, int(e.size), [], f"shapes differ: expected {list(e.shape)}, got {list(g.shape)}")
+    flat = np.flatnonzero(mask)
+    listing = [
+        ("[" + ", ".join(map(str, np.unravel_index(k, e.shape))) + "]", _text(e.reshape(-1)[k]), _text(g.reshape(-1)[k]))
+        for k in flat[:DIFF_LIMIT]
+    ]
+    note = "" if e.dtype == g.dtype else f"element types differ: expected {_name(e)}, got {_name(g)}"
+    return Diff(int(flat.size), int(e.size), listing, note)

@@ -1,0 +1,144 @@
+"""Reading results directories, and joining the shards of one run into one results set.
+
+A results directory is what `opconform run --out DIR` writes: DIR/results.jsonl (one
+`Result.to_json()` per line) and DIR/run.json (the run's metadata). Reports, the gate and
+merge all read directories through `read_dir`, so that a missing file or a corrupt line is
+reported the same way everywhere: one line naming the file, the line number and what was expected.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from opconform.model import Result
+
+RESULTS_FILE = "results.jsonl"
+RUN_FILE = "run.json"
+# run.json keys that must agree between shards of one run: different values mean different cases
+# (seed, profile, spec_pattern) or a different thing certified (backend).
+RUN_IDENTITY = ("backend", "seed", "profile", "spec_pattern")
+
+
+class ResultsError(ValueError):
+    """A results directory cannot be read; the message is one line naming the file and the problem."""
+
+
+@dataclass
+class ResultsDir:
+    path: Path
+    run: dict  # run.json ({} when the directory has none)
+    results: list[Result] = field(default_factory=list)
+
+
+def read_dir(path: str | os.PathLike) -> ResultsDir:
+    """Read one results directory. Later lines for the same (backend, case_id) replace earlier
+    ones, as a resumed run appends the new verdict after the old one."""
+    d = Path(path)
+    if not d.is_dir():
+        raise ResultsError(f"{d}: not a results directory (expected a directory holding {RESULTS_FILE})")
+    jsonl = d / RESULTS_FILE
+    if not jsonl.is_file():
+        raise ResultsError(f"{jsonl}: missing (expected the results file that `opconform run --out {d}` writes)")
+    return ResultsDir(d, _read_run(d / RUN_FILE), dedup(_read_jsonl(jsonl)))
+
+
+def read_dirs(paths: Iterable[str | os.PathLike]) -> list[ResultsDir]:
+    return [read_dir(p) for p in paths]
+
+
+def _read_run(path: Path) -> dict:
+    if not path.is_file():
+        return {}
+    try:
+        run = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ResultsError(f"{path}: not valid JSON ({e})") from None
+    if not isinstance(run, dict):
+        raise ResultsError(f"{path}: expected a JSON object of run metadata")
+    return run
+
+
+def _read_jsonl(path: Path) -> list[Result]:
+    out = []
+    with path.open(encoding="utf-8", errors="surrogateescape") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(Result.from_json(json.loads(line)))
+            except json.JSONDecodeError as e:
+                raise ResultsError(f"{path}:{n}: corrupt line, not JSON ({e.msg} at column {e.colno})") from None
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                raise ResultsError(f"{path}:{n}: not a result (expected Result.to_json() fields: {e!r})") from None
+    return out
+
+
+def dedup(results: Iterable[Result]) -> list[Result]:
+    """One result per (backend, case_id), the last one winning, in first-seen order."""
+    keep: dict[tuple[str, str], Result] = {}
+    for r in results:
+        keep.pop((r.backend, r.case_id), None)
+        keep[(r.backend, r.case_id)] = r
+    return list(keep.values())
+
+
+def check_same_run(dirs: Sequence[ResultsDir]) -> None:
+    """Refuse to join directories that are not shards of one run."""
+    first = dirs[0]
+    for other in dirs[1:]:
+        for key in RUN_IDENTITY:
+            a, b = first.run.get(key), other.run.get(key)
+            if a != b:
+                raise ResultsError(
+                    f"cannot merge {other.path} into {first.path}: different runs ({key} {b!r} vs {a!r}); "
+                    f"expected shards of one run with equal {', '.join(RUN_IDENTITY)}"
+                )
+
+
+def merged_run(dirs: Sequence[ResultsDir]) -> dict:
+    """run.json for the merged set: the shared identity, the span of time, and every shard's machine."""
+    runs = [d.run for d in dirs]
+    run = dict(runs[0])
+    shards = sorted({r["shard"] for r in runs if r.get("shard")}, key=_shard_key)
+    run["shard"] = None
+    run["merged_from"] = [{"dir": str(d.path), "shard": d.run.get("shard"), "machine": d.run.get("machine")} for d in dirs]
+    run["shards"] = shards
+    run["shards_missing"] = _missing_shards(shards)
+    starts = [r["started"] for r in runs if r.get("started")]
+    ends = [r["finished"] for r in runs if r.get("finished")]
+    run["started"] = min(starts) if starts else None
+    run["finished"] = max(ends) if len(ends) == len(runs) and ends else None
+    return run
+
+
+def _shard_key(s: str) -> tuple[int, int]:
+    k, _, n = s.partition("/")
+    return (int(n), int(k)) if k.isdigit() and n.isdigit() else (0, 0)
+
+
+def _missing_shards(shards: Sequence[str]) -> list[str]:
+    totals = {_shard_key(s)[0] for s in shards}
+    if len(totals) != 1:
+        return []
+    n = totals.pop()
+    return [f"{k}/{n}" for k in range(1, n + 1) if f"{k}/{n}" not in shards]
+
+
+def merge(paths: Sequence[str | os.PathLike], out: str | os.PathLike) -> ResultsDir:
+    """Join shards' results directories into OUT (results.jsonl + run.json)."""
+    if not paths:
+        raise ResultsError("merge: expected at least one results directory")
+    dirs = read_dirs(paths)
+    check_same_run(dirs)
+    merged = ResultsDir(Path(out), merged_run(dirs), dedup(r for d in dirs for r in d.results))
+    merged.path.mkdir(parents=True, exist_ok=True)
+    tmp = merged.path / (RESULTS_FILE + ".tmp")
+    with tmp.open("w", encoding="utf-8", errors="surrogateescape") as f:
+        for r in merged.results:
+            f.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
+    os.replace(tmp, merged.path / RESULTS_FILE)
+    (merged.path / RUN_FILE).write_text(json.dumps(merged.run, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return merged
