@@ -1,0 +1,118 @@
+"""The default steps: every input drawn independently from its port declaration.
+
+Each step is `step(draw, d: Draft) -> None` and fills in one part of the draft; a family module
+or an operator hook overrides a step by defining a function with the same name (see
+docs/generator-hooks.md). The order is: presence, element_types, attributes, inputs, outputs.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from opconform import dtypes
+from opconform.generator import shapes, values
+from opconform.generator.draft import Draft
+from opconform.model import Attribute, Port
+
+STEPS = ("presence", "element_types", "attributes", "inputs", "outputs")
+
+
+def generatable(types: tuple[str, ...]) -> list[str]:
+    """The element types among `types` that NumPy can hold (so values can be drawn)."""
+    return [t for t in types if t in dtypes.BY_NAME and dtypes.get(t).numpy is not None]
+
+
+def presence(draw, d: Draft) -> None:
+    """Which inputs are present: required ones always, optional ones either way; a variadic
+    last port gets its arity here (as repeated entries of `present`)."""
+    d.present = []
+    for p in d.spec.inputs:
+        if p.variadic:
+            arity = draw(st.integers(p.min_arity, max(p.min_arity, d.profile.max_arity)))
+            d.present.extend([True] * arity)
+        else:
+            d.present.append(draw(st.booleans()) if p.optional else True)
+    d.constant_inputs = [port_of(d, i).constant for i in range(len(d.present))]
+
+
+def port_of(d: Draft, i: int) -> Port:
+    """The port of concrete input i (the variadic last port covers every later input)."""
+    return d.spec.inputs[min(i, len(d.spec.inputs) - 1)]
+
+
+def element_types(draw, d: Draft) -> None:
+    """One element type per type variable (shared by its ports), one per other port."""
+    by_var: dict[str, str] = {}
+    d.dtypes = []
+    for p in d.spec.inputs:
+        if p.type_var is not None:
+            if p.type_var not in by_var:
+                by_var[p.type_var] = draw(st.sampled_from(generatable(p.types)))
+            d.dtypes.append(by_var[p.type_var])
+        else:
+            d.dtypes.append(draw(st.sampled_from(generatable(p.types))))
+
+
+def attribute_value(a: Attribute) -> st.SearchStrategy[Any]:
+    """Values an attribute may take by its declaration (allowed list, range; small otherwise)."""
+    if a.allowed is not None:
+        return st.sampled_from(list(a.allowed))
+    if a.type == "int":
+        lo, hi = a.range if a.range is not None else (None, None)
+        if lo is None and hi is None:
+            lo, hi = -4, 4
+        elif hi is None:
+            hi = lo + 4
+        elif lo is None:
+            lo = hi - 4
+        return st.integers(lo, hi)
+    if a.type == "float":
+        lo, hi = a.range if a.range is not None else (None, None)
+        return st.floats(-4.0 if lo is None else lo, 4.0 if hi is None else hi, allow_nan=False, width=32)
+    if a.type == "bool":
+        return st.booleans()
+    if a.type == "string":
+        return st.text("abc", min_size=1, max_size=3)
+    if a.type == "ints":
+        return st.lists(st.integers(-4, 4), max_size=4)
+    if a.type == "floats":
+        return st.lists(st.floats(-4, 4, allow_nan=False, width=32), max_size=4)
+    if a.type == "strings":
+        return st.lists(st.text("abc", min_size=1, max_size=3), max_size=3)
+    raise NotImplementedError(f"no generic strategy for attributes of type {a.type!r}; write a hook")
+
+
+def attributes(draw, d: Draft) -> None:
+    """Every attribute either omitted (taking its default) or set explicitly; required ones always set.
+    An explicit value equal to the default is drawn too: "set explicitly" differs from "omitted"."""
+    d.attributes = {}
+    for a in d.spec.attributes:
+        explicit = a.required or draw(st.booleans())
+        if not explicit:
+            continue
+        strategy = attribute_value(a)
+        if a.default is not None:
+            strategy = st.one_of(st.just(a.default), strategy)
+        d.attributes[a.name] = draw(strategy)
+
+
+def input_array(draw, d: Draft, i: int, *, rank: int | None = None, shape: tuple[int, ...] | None = None) -> np.ndarray:
+    """An array for concrete input i with its drawn element type (edge values mixed in)."""
+    port = port_of(d, i)
+    if shape is None:
+        if rank is None:
+            rank = draw(shapes.ranks(port, d.profile))
+        shape = draw(shapes.shapes(rank, d.profile))
+    return draw(values.arrays(d.dtypes[min(i, len(d.dtypes) - 1)], shape))
+
+
+def inputs(draw, d: Draft) -> None:
+    """Each present input independently: a rank within the port's bounds, a small shape, values."""
+    d.inputs = [input_array(draw, d, i) if present else None for i, present in enumerate(d.present)]
+
+
+def outputs(draw, d: Draft) -> None:
+    """Required outputs always; each optional output asked or not (every subset is reachable)."""
+    d.outputs_requested = [draw(st.booleans()) if p.optional else True for p in d.spec.outputs]

@@ -1,0 +1,132 @@
+"""Generic ways to break a relation, by the kind of implicit relation (see specs/loader.py).
+
+A breaker is `fn(draw, d: Draft) -> None`: it changes a valid draft so that the relation no
+longer holds. Whether it broke exactly that relation is checked afterwards (strategies.py);
+operator hooks supply breakers for the operator's own relations (`BREAK` in the hook).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import ml_dtypes
+import numpy as np
+from hypothesis import strategies as st
+
+from opconform import dtypes
+from opconform.generator import shapes, values
+from opconform.generator.draft import Draft
+from opconform.generator.families.default import attribute_value, generatable, input_array
+from opconform.model import SpecVersion
+
+Breaker = Callable[[object, Draft], None]
+
+
+def _redraw_input(draw, d: Draft, name: str, *, dtype: str | None = None, rank: int | None = None) -> None:
+    """Replace one input: same shape unless a rank is given; new element type if given."""
+    i = d.port_index(name)
+    old = d.inputs[i]
+    if dtype is not None:
+        d.dtypes[i] = dtype
+    shape = None if rank is not None or old is None else old.shape
+    d.inputs[i] = input_array(draw, d, i, rank=rank, shape=shape)
+
+
+def wrong_type(port_name: str) -> Breaker:
+    def breaker(draw, d: Draft) -> None:
+        port = d.port(port_name)
+        others = [t for t in generatable(dtypes.NAMES) if t not in port.types and t != "string"] + (
+            ["string"] if "string" not in port.types else [])
+        _redraw_input(draw, d, port_name, dtype=draw(st.sampled_from(others)))
+    return breaker
+
+
+def mismatched_type(port_name: str, other: str) -> Breaker:
+    def breaker(draw, d: Draft) -> None:
+        other_type = d.dtypes[d.port_index(other)]
+        choices = [t for t in generatable(d.port(port_name).types) if t != other_type]
+        _redraw_input(draw, d, port_name, dtype=draw(st.sampled_from(choices)))
+    return breaker
+
+
+def wrong_rank(port_name: str) -> Breaker:
+    def breaker(draw, d: Draft) -> None:
+        port = d.port(port_name)
+        options = ([port.rank_min - 1] if port.rank_min > 0 else []) + ([port.rank_max + 1] if port.rank_max is not None else [])
+        _redraw_input(draw, d, port_name, rank=draw(st.sampled_from(options)))
+    return breaker
+
+
+def disallowed_value(attr: str) -> Breaker:
+    def breaker(draw, d: Draft) -> None:
+        a = d.spec.attribute(attr)
+        allowed = list(a.allowed)
+        if all(isinstance(v, str) for v in allowed):
+            bad = st.sampled_from([v.upper() if v.upper() not in allowed else v + "_" for v in allowed] + ["opconform_bad"])
+        elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in allowed):
+            bad = st.sampled_from([max(allowed) + 1, min(allowed) - 1])
+        else:
+            bad = st.nothing()
+        d.attributes[attr] = draw(bad.filter(lambda v: v not in allowed))
+    return breaker
+
+
+def out_of_range(attr: str) -> Breaker:
+    def breaker(draw, d: Draft) -> None:
+        lo, hi = d.spec.attribute(attr).range
+        step = 1 if d.spec.attribute(attr).type == "int" else 0.5
+        options = ([lo - step, lo - 3 * step] if lo is not None else []) + ([hi + step, hi + 3 * step] if hi is not None else [])
+        d.attributes[attr] = draw(st.sampled_from(options))
+    return breaker
+
+
+def generic_breakers(spec: SpecVersion) -> dict[str, Breaker]:
+    """Breakers for the implicit relations the loader adds for this spec (only those that can break)."""
+    out: dict[str, Breaker] = {}
+    first_of_var: dict[str, str] = {}
+    for p in spec.inputs:
+        if p.variadic:
+            continue
+        if [t for t in generatable(dtypes.NAMES) if t not in p.types]:
+            out[f"{p.name}_type"] = wrong_type(p.name)
+        if p.type_var and p.type_var in first_of_var and len(generatable(p.types)) > 1:
+            out[f"{p.name}_type_matches_{first_of_var[p.type_var]}"] = mismatched_type(p.name, first_of_var[p.type_var])
+        elif p.type_var:
+            first_of_var.setdefault(p.type_var, p.name)
+        if p.rank_min > 0 or p.rank_max is not None:
+            out[f"{p.name}_rank"] = wrong_rank(p.name)
+    for a in spec.attributes:
+        if a.allowed is not None:
+            out[f"{a.name}_allowed"] = disallowed_value(a.name)
+        if a.range is not None and a.type in ("int", "float") and a.range != (None, None):
+            out[f"{a.name}_range"] = out_of_range(a.name)
+    return out
+
+
+def perturb(draw, d: Draft) -> None:
+    """Fallback for a relation no breaker knows: change one attribute or one input at random
+    (a wider attribute value, another shape or rank, an extreme element). Cheap relations over
+    shapes and attributes break this way often enough; the rest need a hook."""
+    choices = ["attribute"] * bool(d.spec.attributes) + ["shape", "rank", "value"] * bool(any(x is not None for x in d.inputs))
+    what = draw(st.sampled_from(choices))
+    if what == "attribute":
+        a = draw(st.sampled_from(list(d.spec.attributes)))
+        wide = attribute_value(a) if a.type not in ("int",) else st.integers(-8, 8)
+        d.attributes[a.name] = draw(wide)
+        return
+    i = draw(st.sampled_from([k for k, x in enumerate(d.inputs) if x is not None]))
+    x = d.inputs[i]
+    if what == "shape":
+        d.inputs[i] = input_array(draw, d, i, shape=draw(shapes.shapes(x.ndim, d.profile)))
+    elif what == "rank":
+        d.inputs[i] = input_array(draw, d, i, rank=draw(st.integers(max(0, x.ndim - 1), x.ndim + 1)))
+    elif x.size:
+        name = dtypes.name_of(x.dtype)
+        flat = x.reshape(-1).copy()
+        k = draw(st.integers(0, flat.size - 1))
+        if dtypes.get(name).kind in ("int", "uint"):
+            span = int(max(x.shape)) + 1
+            flat[k] = draw(st.sampled_from([span, -span - 1, span + 1, -1]).filter(
+                lambda v: ml_dtypes.iinfo(x.dtype).min <= v <= ml_dtypes.iinfo(x.dtype).max))
+        else:
+            flat[k] = draw(values.elements(name))
+        d.inputs[i] = flat.reshape(x.shape)

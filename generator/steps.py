@@ -1,0 +1,24 @@
+"""Which function runs each step for a spec: the operator hook's, else the family's, else the default."""
+from __future__ import annotations
+
+from typing import Callable
+
+from opconform.generator import families, hooks
+from opconform.generator.families import default
+from opconform.model import SpecVersion
+
+
+def resolve(spec: SpecVersion, step: str) -> Callable:
+    for module in (hooks.module_for(spec), families.module_for(spec), default):
+        fn = getattr(module, step, None) if module is not None else None
+        if fn is not None:
+            return fn
+    raise AttributeError(f"no {step} step")
+
+
+def breakers(spec: SpecVersion) -> dict[str, Callable]:
+    """Relation id -> function(draw, draft) that breaks it, from the hook's and family's BREAK."""
+    out: dict[str, Callable] = {}
+    for module in (families.module_for(spec), hooks.module_for(spec)):
+        out.update(getattr(module, "BREAK", {}) if module is not None else {})
+    return out

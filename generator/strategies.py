@@ -1,0 +1,104 @@
+"""The case strategies: valid drafts from the steps, invalid ones by breaking one relation.
+
+    >>> from opconform import specs
+    >>> from opconform.generator import cases
+    >>> cases(specs.load("onnx::GatherND-13"), kind="invalid")   # SearchStrategy[Case]
+
+Everything is drawn from Hypothesis primitives through `draw`, so failing cases shrink: smaller
+ranks and shapes, plain values instead of edge values, attributes omitted, the first relation.
+"""
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence
+
+from hypothesis import assume, strategies as st
+
+from opconform import specs
+from opconform.generator import mutations, profiles, steps
+from opconform.generator.draft import Draft
+from opconform.generator.families.default import STEPS
+from opconform.model import Case, Expectation, SpecVersion
+
+ExpectFn = Callable[[SpecVersion, Sequence, Mapping], Expectation]
+KINDS = ("any", "valid", "invalid")
+
+
+@st.composite
+def drafts(draw, spec: SpecVersion, profile: str | profiles.Profile = "smoke") -> Draft:
+    """A draft whose every relation holds (rejection of the rest is left to Hypothesis)."""
+    d = Draft(spec, profiles.get(profile))
+    for step in STEPS:
+        steps.resolve(spec, step)(draw, d)
+    assume(all(s.state in ("holds", "not-applicable") for s in specs.check_all(spec, d.inputs, d.attributes)))
+    return d
+
+
+def error_relations(spec: SpecVersion) -> list[str]:
+    """Relations marked `error` that some breaker can target, in spec order."""
+    known = set(mutations.generic_breakers(spec)) | set(steps.breakers(spec))
+    return [r.id for r in spec.relations if r.on_violation == "error" and (r.id in known or not _implicit(spec, r.id))]
+
+
+def _implicit(spec: SpecVersion, rid: str) -> bool:
+    names = [p.name for p in spec.inputs] + [a.name for a in spec.attributes]
+    return any(rid.startswith(n + "_") and rid[len(n) + 1:].split("_")[0] in ("type", "rank", "allowed", "range") for n in names)
+
+
+def broken_by(spec: SpecVersion, d: Draft, relation: str) -> tuple[bool, list[str]]:
+    """(acceptable, other broken relations): acceptable when `relation` is broken, is the first
+    relation that does not hold, and every `undefined` relation still holds. Later error relations
+    that break with it (the ones that cannot hold without it) are returned for the label."""
+    statuses = specs.check_all(spec, d.inputs, d.attributes)
+    failing = [s for s in statuses if s.state in ("broken", "unevaluable")]
+    if not failing or failing[0].id != relation or failing[0].state != "broken":
+        return False, []
+    if any(s.on_violation != "error" for s in failing):
+        return False, []
+    return True, [s.id for s in failing[1:]]
+
+
+@st.composite
+def invalid_drafts(draw, spec: SpecVersion, profile: str | profiles.Profile = "smoke",
+                   relations: Sequence[str] | None = None) -> Draft:
+    """A valid draft with one `error` relation broken (drawn from `relations`, default: all)."""
+    targets = list(relations) if relations is not None else error_relations(spec)
+    relation = draw(st.sampled_from(targets))
+    d = draw(drafts(spec, profile))
+    breaker = steps.breakers(spec).get(relation) or mutations.generic_breakers(spec).get(relation) or mutations.perturb
+    breaker(draw, d)
+    ok, also = broken_by(spec, d, relation)
+    assume(ok)
+    d.label = f"breaks:{relation}"
+    if also:
+        d.notes.append("also:" + ",".join(also))
+    return d
+
+
+def default_expectation(spec: SpecVersion, inputs: Sequence, attributes: Mapping) -> Expectation:
+    """Without an oracle: outputs (no alternatives) when every relation holds, else the first broken."""
+    failing = [s for s in specs.check_all(spec, list(inputs), dict(attributes)) if s.state in ("broken", "unevaluable")]
+    if not failing:
+        return Expectation("outputs", ())
+    first = failing[0]
+    return Expectation("error" if first.on_violation == "error" else "undefined", relation=first.id)
+
+
+def finish(spec: SpecVersion, d: Draft, expect: ExpectFn | None, seed: int | None = None) -> Case:
+    fn = expect or default_expectation
+    return d.to_case(fn(spec, list(d.inputs), dict(d.attributes)), seed)
+
+
+def cases(spec: SpecVersion, *, kind: str = "any", profile: str | profiles.Profile = "smoke",
+          expect: ExpectFn | None = None) -> st.SearchStrategy[Case]:
+    """Cases of one spec version.
+
+    kind: "valid" (every relation holds), "invalid" (exactly one `error` relation broken, see
+    broken_by) or "any" (either). profile: smoke, ci, certify or stress (sizes). expect:
+    `expect(spec, inputs, attributes) -> Expectation`, normally `opconform.oracle.expectation`."""
+    if kind not in KINDS:
+        raise ValueError(f"kind={kind!r}; expected one of {', '.join(KINDS)}")
+    profiles.get(profile)
+    valid = drafts(spec, profile)
+    invalid = invalid_drafts(spec, profile) if error_relations(spec) else st.nothing()
+    chosen = {"valid": valid, "invalid": invalid, "any": st.one_of(valid, invalid)}[kind]
+    return chosen.map(lambda d: finish(spec, d, expect))
