@@ -122,6 +122,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "shapes": lambda xs: tuple(_shape(x) for x in xs),
     "dtypes": lambda xs: tuple(_dtype(x) for x in xs),
     "broadcastable_all": lambda shapes: _broadcastable(*shapes),
+    "ranks": lambda xs: tuple(_rank(x) for x in xs),
+    # how many different values a tuple holds (element types, ranks: "all inputs agree" is == 1)
+    "distinct_count": lambda xs: len(set(xs)),
     "unique_count": _unique_count,
     "normalize_axis": _normalize_axis,
     "distinct_rows": _distinct_rows,
