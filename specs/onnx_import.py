@@ -82,7 +82,7 @@ def versions_in_force(op: str, min_opset: int = 13, extra_opsets: Iterable[int] 
 
 def _elem_type(type_str: str) -> str | None:
     t = dtypes.BY_ONNX_STR.get(type_str)
-    return t.name if t is not None and t.numpy is not None else None
+    return t.name if t is not None else None
 
 
 def _text(description: str) -> str:
@@ -107,7 +107,7 @@ def _default(attr) -> tuple[bool, Any]:
         v = _float32(v)
     elif isinstance(v, list):
         v = [x.decode("utf-8") if isinstance(x, bytes) else (_float32(x) if isinstance(x, float) else x) for x in v]
-    else:
+    elif not isinstance(v, int):
         return False, None  # tensor / graph defaults cannot be written as YAML scalars
     return True, v
 

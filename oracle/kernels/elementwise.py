@@ -1,0 +1,124 @@
+"""Element-wise kernels: the `run` functions of unary, binary, variadic and comparison operators.
+
+An operator module is one line, e.g. ``run = float_unary(np.sinh)``. Float math is done in
+float64 and rounded once to the input's element type, so every float type (float16, bfloat16,
+float8...) gets the correctly rounded value of the mathematical function, not the error of a
+low-precision evaluation. Integer math stays in the input's type (wrapping like C, as ONNX
+backends do).
+"""
+from __future__ import annotations
+
+from functools import reduce
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+Run = Callable[[Any, Sequence[Any], Mapping[str, Any], Mapping[str, str]], tuple]
+
+
+def is_float(a: np.ndarray) -> bool:
+    return a.dtype.kind == "f" or "float" in a.dtype.name
+
+
+def wide(a: np.ndarray) -> np.ndarray:
+    """float64 copy of a float array of any width (bfloat16 and float8 included)."""
+    return np.asarray(a).astype(np.float64)
+
+
+def float_unary(fn: Callable[..., np.ndarray]) -> Run:
+    """run() of a float-only unary operator: fn(x: float64 array, attributes) in float64, rounded back."""
+
+    def run(spec, inputs, attributes, policies):
+        x = np.asarray(inputs[0])
+        with np.errstate(all="ignore"):
+            return (np.asarray(fn(wide(x), attributes)).astype(x.dtype),)
+
+    return run
+
+
+def numeric_unary(fn: Callable[..., np.ndarray]) -> Run:
+    """run() of a unary operator that also takes integers: floats go through float64, integers
+    (and bools) through fn in their own type."""
+
+    def run(spec, inputs, attributes, policies):
+        x = np.asarray(inputs[0])
+        with np.errstate(all="ignore"):
+            y = fn(wide(x), attributes) if is_float(x) else fn(x, attributes)
+        return (np.asarray(y).astype(x.dtype),)
+
+    return run
+
+
+def predicate_unary(fn: Callable[..., np.ndarray]) -> Run:
+    """run() of a unary test (IsNaN, IsInf): a bool tensor of the input's shape."""
+
+    def run(spec, inputs, attributes, policies):
+        return (np.asarray(fn(wide(np.asarray(inputs[0])), attributes), dtype=np.bool_),)
+
+    return run
+
+
+def binary(fn: Callable[..., np.ndarray], *, out_dtype: Any = None) -> Run:
+    """run() of a two-input operator with multidirectional broadcasting. fn(a, b, attributes,
+    policies) gets float64 arrays for float inputs and the inputs themselves otherwise; the result
+    has the first input's element type, or out_dtype."""
+
+    def run(spec, inputs, attributes, policies):
+        a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
+        dtype = a.dtype if out_dtype is None else np.dtype(out_dtype)
+        args = (wide(a), wide(b)) if is_float(a) else (a, b)
+        with np.errstate(all="ignore"):
+            return (np.asarray(fn(*args, attributes, policies)).astype(dtype),)
+
+    return run
+
+
+def variadic(fn: Callable[..., np.ndarray]) -> Run:
+    """run() of a variadic operator (Max, Min, Sum, Mean): fn(list of arrays, policies), broadcast
+    over every input, in float64 for float inputs."""
+
+    def run(spec, inputs, attributes, policies):
+        # inputs arrive flat: a variadic last port takes every remaining input
+        arrays = [np.asarray(x) for x in inputs[len(spec.inputs) - 1 :]]
+        dtype = arrays[0].dtype
+        if is_float(arrays[0]):
+            arrays = [wide(x) for x in arrays]
+        with np.errstate(all="ignore"):
+            return (np.asarray(fn(arrays, policies)).astype(dtype),)
+
+    return run
+
+
+def fold(op: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Callable[[list], np.ndarray]:
+    """Left fold of a broadcasting binary ufunc over the inputs (one input: a copy of it)."""
+    return lambda arrays: reduce(op, arrays[1:], np.array(arrays[0]))
+
+
+# --- erf --------------------------------------------------------------------------------------
+# NumPy has no erf; the oracle computes it itself rather than depend on another library. Two
+# classical expansions, each where it converges fast, give float64 accuracy (about 1e-15):
+# the Maclaurin series for |x| < 3 and the Laplace continued fraction of erfc for |x| >= 3.
+
+_SERIES_TERMS = 100
+_FRACTION_DEPTH = 80
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    a = np.abs(x)
+    small = np.where(a < 3.0, a, 0.0)
+    # erf(x) = 2/sqrt(pi) * sum_n (-1)^n x^(2n+1) / (n! (2n+1))
+    term = small.copy()
+    total = small.copy()
+    for n in range(1, _SERIES_TERMS):
+        term = term * -(small * small) / n
+        total = total + term / (2 * n + 1)
+    series = 2.0 / np.sqrt(np.pi) * total
+    # erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...))))
+    big = np.where(a >= 3.0, a, 3.0)
+    k = big.copy()
+    for n in range(_FRACTION_DEPTH, 0, -1):
+        k = big + (n / 2.0) / k
+    erfc = np.exp(-big * big) / np.sqrt(np.pi) / k
+    out = np.where(a < 3.0, series, 1.0 - erfc)
+    return np.where(np.isnan(x), np.nan, np.copysign(out, x))

@@ -1,0 +1,6 @@
+"""Xor: logical A xor B with multidirectional broadcasting."""
+import numpy as np
+
+from opconform.oracle.kernels.elementwise import binary
+
+run = binary(lambda a, b, at, p: np.logical_xor(a, b))
