@@ -1,1 +1,73 @@
-"""Backends: adapters that run a case on a real implementation (onnx.reference, onnxruntime, OpenVINO, tract...)."""
+"""Backends: adapters that run a case on a real implementation.
+
+    >>> from opconform import backends
+    >>> b = backends.get("onnxruntime")        # or "package.module:Class", or an entry point name
+    >>> b.accepts(spec)                        # None, or why the backend does not take this spec
+    >>> b.execute(spec, case)                  # Outcome, in-process (the runner isolates it)
+
+Built-in names map to modules here; third-party backends plug in through the entry-point group
+`opconform.backends` (name = "package.module:Class") or `--backend package.module:Class`.
+"""
+from __future__ import annotations
+
+import importlib
+from importlib import metadata
+
+from opconform.backends.base import Backend, BackendMissing
+
+__all__ = ["Backend", "BackendMissing", "BUILTIN", "get", "names"]
+
+# name -> (module:Class, pip extra that installs its library or None)
+BUILTIN: dict[str, tuple[str, str | None]] = {
+    "reference": ("opconform.backends.reference:ReferenceBackend", None),
+    "onnxruntime": ("opconform.backends.onnxruntime:OnnxRuntimeBackend", "onnxruntime"),
+    "openvino": ("opconform.backends.openvino:OpenVinoOnnxBackend", "openvino"),
+    "openvino-native": ("opconform.backends.openvino_native:OpenVinoNativeBackend", "openvino"),
+    "tract": ("opconform.backends.tract:TractBackend", "tract"),
+}
+
+ENTRY_POINT_GROUP = "opconform.backends"
+
+
+def _entry_points() -> dict[str, str]:
+    return {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def names() -> list[str]:
+    """Every backend name this installation knows (installed or not)."""
+    return list(BUILTIN) + sorted(n for n in _entry_points() if n not in BUILTIN)
+
+
+def _load_class(path: str, what: str) -> type:
+    module_name, _, class_name = path.partition(":")
+    if not module_name or not class_name:
+        raise BackendMissing(f"backend {what!r}: expected a name ({', '.join(names())}) or package.module:Class")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        raise BackendMissing(f"backend {what!r}: cannot import module {module_name!r} ({e.name} not found)") from None
+    cls = getattr(module, class_name, None)
+    if not isinstance(cls, type) or not issubclass(cls, Backend):
+        raise BackendMissing(f"backend {what!r}: {module_name} has no Backend subclass named {class_name!r}")
+    return cls
+
+
+def get(name_or_path: str) -> Backend:
+    """A ready backend instance; BackendMissing (one line, naming the extra to install) if it cannot load."""
+    if name_or_path in BUILTIN:
+        path, extra = BUILTIN[name_or_path]
+    elif ":" in name_or_path:
+        path, extra = name_or_path, None
+    else:
+        eps = _entry_points()
+        if name_or_path not in eps:
+            raise BackendMissing(f"unknown backend {name_or_path!r}; expected one of {', '.join(names())} or package.module:Class")
+        path, extra = eps[name_or_path], None
+    cls = _load_class(path, name_or_path)
+    try:
+        backend = cls()
+    except ImportError as e:
+        hint = f"; install it with: pip install 'opconform[{extra}]'" if extra else ""
+        raise BackendMissing(f"backend {name_or_path!r} is not installed ({e.name or e} missing){hint}") from None
+    backend.ref = name_or_path
+    return backend

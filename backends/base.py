@@ -1,0 +1,136 @@
+"""The Backend interface: build a model once per signature, run cases on it, classify failures.
+
+A backend only says what happened (Outcome: ok with outputs, error, unsupported); whether that
+conforms is the verdict's business (opconform.suites.verdicts). Crashes and hangs are the
+runner's business: backends run in worker processes it can kill.
+"""
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from time import perf_counter
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+
+from opconform.model import Case, Outcome, SpecVersion
+
+
+class BackendMissing(RuntimeError):
+    """A backend cannot be loaded; the message is one line and names the extra to install."""
+
+
+class BuildFailed(Exception):
+    """Raised from run() when a model had to be (re)built there and the build failed: classify as a build."""
+
+    def __init__(self, cause: BaseException):
+        self.cause = cause
+        super().__init__(str(cause))
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def short_message(exc: BaseException, limit: int = 400) -> str:
+    """The first meaningful lines of a backend's error, without colour codes or stack traces."""
+    text = _ANSI.sub("", str(exc)).split("Stack backtrace:")[0]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    msg = " | ".join(lines[:4]) or type(exc).__name__
+    return f"{type(exc).__name__}: {msg}"[:limit]
+
+
+class _Failed:
+    """A build failure, cached like a model: every case of the signature gets the same answer."""
+
+    def __init__(self, status: str, message: str):
+        self.status, self.message = status, message
+
+
+class Backend:
+    """Subclasses set `name` and `dialects` and implement prepare() and run()."""
+
+    name: str = "backend"
+    dialects: tuple[str, ...] = ("onnx",)
+    cache_size: int = 256  # built models kept per worker (LRU)
+    ref: str = ""  # how the user named it (set by opconform.backends.get; workers re-create it from this)
+
+    def __init__(self) -> None:
+        self._models: OrderedDict[Hashable, Any] = OrderedDict()
+        self._build_seconds = 0.0
+        self.models_built = 0
+
+    # ----------------------------------------------------------- to override
+    def version(self) -> str:
+        return "unknown"
+
+    def accepts(self, spec: SpecVersion) -> str | None:
+        """None when this backend takes the spec version, else why not (-> verdict unsupported)."""
+        if spec.dialect not in self.dialects:
+            return f"{self.name} runs {' and '.join(self.dialects)} specs only, not {spec.dialect}"
+        return None
+
+    def signature(self, spec: SpecVersion, case: Case) -> Hashable:
+        """Cases with equal signatures share one built model."""
+        from opconform.generator import onnx_model
+
+        return onnx_model.signature(spec, case)
+
+    def prepare(self, spec: SpecVersion, case: Case) -> Any:
+        """Build (compile, create a session for) the model of this case's signature."""
+        raise NotImplementedError
+
+    def run(self, prepared: Any, spec: SpecVersion, case: Case) -> Sequence[np.ndarray | None]:
+        """Run one case on a prepared model: one entry per spec output (None where not asked)."""
+        raise NotImplementedError
+
+    def classify(self, exc: BaseException, stage: str) -> str:
+        """'unsupported' when the backend says it does not implement this (type, attribute, opset),
+        else 'error'. stage is 'build' or 'run'."""
+        return "error"
+
+    # ------------------------------------------------------------ the driver
+    def timed_build(self, fn, *args):
+        """Call a model build from inside run() so that its time counts as build time."""
+        t0 = perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            self._build_seconds += perf_counter() - t0
+            self.models_built += 1
+
+    def execute(self, spec: SpecVersion, case: Case) -> Outcome:
+        reason = self.accepts(spec)
+        if reason:
+            return Outcome("unsupported", message=reason)
+        key = self.signature(spec, case)
+        self._build_seconds = 0.0
+        entry = self._models.get(key)
+        if entry is None:
+            t0 = perf_counter()
+            try:
+                entry = self.prepare(spec, case)
+            except Exception as e:  # noqa: BLE001 - a backend may raise anything; we classify it
+                entry = _Failed(self.classify(e, "build"), short_message(e))
+            self._build_seconds += perf_counter() - t0
+            self.models_built += 1
+            self._remember(key, entry)
+        else:
+            self._models.move_to_end(key)
+        if isinstance(entry, _Failed):
+            return Outcome(entry.status, message=entry.message, build_seconds=self._build_seconds)
+        before, t0 = self._build_seconds, perf_counter()
+        try:
+            outputs = list(self.run(entry, spec, case))
+            status, message = "ok", ""
+        except BuildFailed as e:
+            outputs, status, message = [], self.classify(e.cause, "build"), short_message(e.cause)
+        except Exception as e:  # noqa: BLE001
+            outputs, status, message = [], self.classify(e, "run"), short_message(e)
+        # builds done inside run() (per-shape fallbacks) count as build time, not run time
+        run_seconds = perf_counter() - t0 - (self._build_seconds - before)
+        return Outcome(status, outputs, message, backend_seconds=max(run_seconds, 0.0), build_seconds=self._build_seconds)
+
+    def _remember(self, key: Hashable, entry: Any) -> None:
+        self._models[key] = entry
+        while len(self._models) > self.cache_size:
+            self._models.popitem(last=False)

@@ -1,0 +1,111 @@
+"""A backend that compiles one model per case signature and runs cases on it.
+
+The runtime compiles the model with dynamic dimensions where it can. Some cannot compile an
+operator that way (OpenVINO's CPU plugin for GatherND, tract for shape-dependent outputs); a
+backend says so in needs_static(), and the signature then gets one model per concrete input shape,
+built lazily and counted as build time.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from opconform.backends.base import Backend, BuildFailed
+from opconform.model import Case, SpecVersion
+
+
+@dataclass
+class ModelIO:
+    """How a case's arrays map onto a built model's inputs and outputs."""
+
+    input_names: list[str]
+    fed: list[int]  # positions in case.inputs fed as model inputs (present, not constant)
+    output_names: list[str]
+    output_slots: list[int]  # spec output index of each model output
+
+    @staticmethod
+    def fed_positions(case: Case) -> list[int]:
+        constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
+        return [i for i, x in enumerate(case.inputs) if x is not None and not constant[i]]
+
+    @staticmethod
+    def requested_slots(case: Case) -> list[int]:
+        return [i for i, asked in enumerate(case.outputs_requested) if asked]
+
+    def feeds(self, case: Case) -> dict[str, np.ndarray]:
+        return {n: case.inputs[i] for n, i in zip(self.input_names, self.fed)}
+
+    def place(self, spec: SpecVersion, got: Sequence[Any]) -> list[np.ndarray | None]:
+        out: list[np.ndarray | None] = [None] * len(spec.outputs)
+        for slot, value in zip(self.output_slots, got):
+            out[slot] = None if value is None else np.asarray(value)
+        return out
+
+
+@dataclass
+class Prepared:
+    model: Any
+    io: ModelIO
+    handle: Any = None  # the compiled model, when dynamic dimensions work
+    per_shape: OrderedDict = field(default_factory=OrderedDict)  # input shapes -> handle, otherwise
+
+
+class CompiledModelBackend(Backend):
+    """Subclasses implement build_model, io_of, load, infer, and specialize where needs_static can hold."""
+
+    per_shape_cache = 32
+
+    def build_model(self, spec: SpecVersion, case: Case) -> Any:
+        raise NotImplementedError
+
+    def io_of(self, spec: SpecVersion, case: Case, model: Any) -> ModelIO:
+        raise NotImplementedError
+
+    def load(self, model: Any) -> Any:
+        """Compile a model; raise as the runtime does."""
+        raise NotImplementedError
+
+    def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
+        """Run it; one array per model output, in model order."""
+        raise NotImplementedError
+
+    def needs_static(self, exc: BaseException) -> bool:
+        """True when a build failed only because dimensions were dynamic."""
+        return False
+
+    def specialize(self, model: Any, shapes: dict[str, tuple[int, ...]]) -> Any:
+        """The model with its input dimensions fixed to these shapes."""
+        raise NotImplementedError
+
+    def prepare(self, spec: SpecVersion, case: Case) -> Prepared:
+        model = self.build_model(spec, case)
+        prepared = Prepared(model, self.io_of(spec, case, model))
+        try:
+            prepared.handle = self.load(model)
+        except Exception as e:
+            if not self.needs_static(e):
+                raise
+        return prepared
+
+    def run(self, prepared: Prepared, spec: SpecVersion, case: Case) -> list[np.ndarray | None]:
+        feeds = prepared.io.feeds(case)
+        handle = prepared.handle if prepared.handle is not None else self._static_handle(prepared, feeds)
+        got = self.infer(handle, feeds, prepared.io.output_names)
+        return prepared.io.place(spec, got)
+
+    def _static_handle(self, prepared: Prepared, feeds: dict[str, np.ndarray]) -> Any:
+        key = tuple((n, a.shape) for n, a in feeds.items())
+        handle = prepared.per_shape.get(key)
+        if handle is None:
+            static = self.specialize(prepared.model, {n: a.shape for n, a in feeds.items()})
+            try:
+                handle = self.timed_build(self.load, static)
+            except Exception as e:
+                raise BuildFailed(e) from e
+            prepared.per_shape[key] = handle
+            while len(prepared.per_shape) > self.per_shape_cache:
+                prepared.per_shape.popitem(last=False)
+        return handle

@@ -1,0 +1,57 @@
+"""onnxruntime on its CPU execution provider (extra: onnxruntime)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Sequence
+
+import numpy as np
+import onnx
+
+from opconform.backends import opsets
+from opconform.backends.onnx_base import OnnxBackend
+from opconform.backends.probe import highest_loadable_opset
+
+# onnxruntime's status codes that mean "this build does not implement it", as they appear in messages
+_UNSUPPORTED = ("NOT_IMPLEMENTED", "Could not find an implementation", "ValidateOpsetForDomain",
+                "Unsupported model IR version", "is under development")
+
+
+class OnnxRuntimeBackend(OnnxBackend):
+    name = "onnxruntime"
+
+    def __init__(self) -> None:
+        super().__init__()
+        import onnxruntime
+
+        self._ort = onnxruntime
+        self._options = onnxruntime.SessionOptions()
+        self._options.log_severity_level = 4  # errors come back as exceptions; the log only repeats them
+        # one thread per worker: the runner already runs --jobs workers side by side
+        self._options.intra_op_num_threads = 1
+        self._options.inter_op_num_threads = 1
+
+    def version(self) -> str:
+        return self._ort.__version__
+
+    def opset_range(self) -> tuple[int, int]:
+        return 1, _highest_opset(self._ort.__version__)
+
+    def load(self, model: onnx.ModelProto) -> Any:
+        return self._ort.InferenceSession(model.SerializeToString(), self._options, providers=["CPUExecutionProvider"])
+
+    def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
+        return handle.run(output_names, feeds)
+
+    def classify(self, exc: BaseException, stage: str) -> str:
+        text = str(exc)
+        return "unsupported" if stage == "build" and any(s in text for s in _UNSUPPORTED) else "error"
+
+
+@lru_cache(maxsize=None)
+def _highest_opset(version: str) -> int:
+    import onnxruntime
+
+    def loads(model: onnx.ModelProto) -> None:
+        onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+    return highest_loadable_opset(loads, opsets.LATEST)

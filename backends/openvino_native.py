@@ -1,0 +1,54 @@
+"""OpenVINO on CPU with models built from its own opsets (extra: openvino), for `openvino::` specs.
+
+Models come from opconform.generator.openvino_model: parameters for the present, non-constant
+inputs in spec order, results for the requested outputs in spec order."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from opconform.backends import openvino_common
+from opconform.backends.compiled import CompiledModelBackend, ModelIO
+from opconform.model import Case, SpecVersion
+
+
+class OpenVinoNativeBackend(CompiledModelBackend):
+    name = "openvino-native"
+    dialects = ("openvino",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rt = openvino_common.OpenVinoRuntime()
+
+    def version(self) -> str:
+        return self._rt.version()
+
+    def build_model(self, spec: SpecVersion, case: Case) -> Any:
+        from opconform.generator import openvino_model
+
+        return openvino_model.build(spec, case)
+
+    def io_of(self, spec: SpecVersion, case: Case, model: Any) -> ModelIO:
+        fed = ModelIO.fed_positions(case)
+        if len(fed) != len(model.inputs):
+            raise RuntimeError(f"harness: model has {len(model.inputs)} parameters but the case feeds {len(fed)}")
+        slots = ModelIO.requested_slots(case)[: len(model.outputs)]
+        return ModelIO([str(i) for i in range(len(fed))], fed, [str(i) for i in range(len(slots))], slots)
+
+    def load(self, model: Any) -> Any:
+        return self._rt.compile(model)
+
+    def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
+        return self._rt.infer(handle, list(feeds.values()))
+
+    def specialize(self, model: Any, shapes: dict[str, tuple[int, ...]]) -> Any:
+        static = model.clone()
+        static.reshape({int(k): self._rt.ov.PartialShape(list(v)) for k, v in shapes.items()})
+        return static
+
+    def classify(self, exc: BaseException, stage: str) -> str:
+        return openvino_common.classify(exc, stage)
+
+    def needs_static(self, exc: BaseException) -> bool:
+        return openvino_common.needs_static(exc)

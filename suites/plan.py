@@ -1,0 +1,144 @@
+"""Which cases a run executes, and in what batches.
+
+Cases come from the generator (valid and must-refuse, per the run profile) plus every worked
+example of the spec file. Generation runs in a process pool, one spec version per task. Cases go
+to workers in batches of whole signature groups, so a worker builds each model once and reuses
+it for every case of that signature.
+"""
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Callable, Hashable, Iterable, Sequence
+
+from opconform.model import Alternative, Case, Expectation, SpecVersion
+from opconform.suites import profiles
+
+
+@dataclass
+class SpecCases:
+    spec_id: str
+    cases: list[Case] = field(default_factory=list)
+    error: str | None = None  # why generation failed (the run goes on without this spec)
+    note: str | None = None  # e.g. no oracle: only must-refuse cases
+    seconds: float = 0.0
+
+
+def example_cases(spec: SpecVersion, expect: Callable | None) -> list[Case]:
+    """The spec file's worked examples as cases; the oracle gives every allowed outcome when it
+    exists, else the example's own outputs are the one expected outcome."""
+    constant = tuple(p.constant for p in spec.inputs)
+    out = []
+    for ex in spec.examples:
+        inputs = tuple(ex.inputs)
+        flags = tuple(constant[min(i, len(constant) - 1)] if constant else False for i in range(len(inputs)))
+        if expect is not None:
+            expected, asked = expect(spec, inputs, ex.attributes), (True,) * len(spec.outputs)
+        elif ex.outputs is None:
+            on = spec.relation(ex.expect_error).on_violation if ex.expect_error else "error"
+            expected, asked = Expectation("error" if on == "error" else "undefined", relation=ex.expect_error), (True,) * len(spec.outputs)
+        else:
+            n = len(ex.outputs)
+            asked = tuple(i < n for i in range(len(spec.outputs)))
+            padded = tuple(ex.outputs) + (None,) * (len(spec.outputs) - n)
+            expected = Expectation("outputs", (Alternative(dict(ex.policies), padded),))
+        out.append(Case(spec.id, dict(ex.attributes), inputs, asked, expected, None, flags, f"example:{ex.name}"))
+    return out
+
+
+def cases_for(spec_id: str, profile_name: str, seed: int) -> SpecCases:
+    """Every case of one spec version under a run profile (runs in a pool process)."""
+    from opconform import generator, oracle, specs
+
+    t0 = perf_counter()
+    result = SpecCases(spec_id)
+    try:
+        spec = specs.load(spec_id)
+        prof = profiles.get(profile_name)
+        judged = oracle.has_oracle(spec)
+        expect = oracle.expectation if judged else None
+        found: dict[str, Case] = {}
+        for c in example_cases(spec, expect):
+            found.setdefault(c.id, c)
+        if judged and prof.valid:
+            for c in generator.generate(spec, prof.valid, seed, profile=prof.size, expect=expect, kind="valid"):
+                found.setdefault(c.id, c)
+        else:
+            result.note = "no oracle: only must-refuse cases and stored examples"
+        if prof.invalid and generator.strategies.error_relations(spec):
+            for c in generator.generate(spec, prof.invalid, seed, profile=prof.size, expect=oracle.expectation, kind="invalid"):
+                found.setdefault(c.id, c)
+        result.cases = list(found.values())
+    except Exception as e:  # noqa: BLE001 - one spec's generator failure must not stop the run
+        result.error = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+    result.seconds = perf_counter() - t0
+    return result
+
+
+def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
+            on_spec: Callable[[SpecCases], None] | None = None) -> list[SpecCases]:
+    """Cases of every spec version, generated `jobs` at a time; results in spec order."""
+    done: dict[str, SpecCases] = {}
+    if jobs <= 1 or len(spec_ids) <= 1:
+        for sid in spec_ids:
+            done[sid] = cases_for(sid, profile_name, seed)
+            on_spec and on_spec(done[sid])
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+            futures = [pool.submit(cases_for, sid, profile_name, seed) for sid in spec_ids]
+            for f in as_completed(futures):
+                sc = f.result()
+                done[sc.spec_id] = sc
+                on_spec and on_spec(sc)
+    return [done[sid] for sid in spec_ids]
+
+
+def stable_hash(key: Hashable) -> int:
+    return int.from_bytes(hashlib.sha256(repr(key).encode()).digest()[:8], "big")
+
+
+def in_shard(key: Hashable, shard: tuple[int, int] | None) -> bool:
+    """Shard K of N (1-based) holds the keys whose stable hash is K-1 modulo N."""
+    return shard is None or stable_hash(key) % shard[1] == shard[0] - 1
+
+
+def parse_shard(text: str | None) -> tuple[int, int] | None:
+    if not text:
+        return None
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise ValueError(f"--shard {text!r}: expected K/N with 1 <= K <= N, e.g. 2/4") from None
+    if not 1 <= k <= n:
+        raise ValueError(f"--shard {text!r}: expected K/N with 1 <= K <= N, e.g. 2/4")
+    return k, n
+
+
+Item = tuple[str, Case]  # (spec id, case)
+
+
+def batches(groups: Iterable[tuple[Hashable, list[Item]]], size: int) -> list[list[Item]]:
+    """Whole signature groups packed into batches of about `size` cases (a larger group is split)."""
+    out: list[list[Item]] = []
+    current: list[Item] = []
+    for _, items in groups:
+        for start in range(0, len(items), size):
+            chunk = items[start:start + size]
+            if current and len(current) + len(chunk) > size:
+                out.append(current)
+                current = []
+            current.extend(chunk)
+    if current:
+        out.append(current)
+    return out
+
+
+def group_by_signature(items: Iterable[Item], signature: Callable[[str, Case], Hashable]) -> list[tuple[Hashable, list[Item]]]:
+    groups: dict[Hashable, list[Item]] = {}
+    for sid, case in items:
+        groups.setdefault(signature(sid, case), []).append((sid, case))
+    return list(groups.items())

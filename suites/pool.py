@@ -1,0 +1,190 @@
+"""A pool of worker processes that survives its backend.
+
+Each worker runs whole batches. The parent watches every busy worker: if it dies (SIGSEGV,
+SIGABRT, any exit), goes silent for longer than the per-case timeout, or its resident memory
+passes the limit, the parent kills it, reports the case it was on (crash or timeout), puts the
+rest of its batch back at the front of the queue and starts a fresh worker.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections import deque
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from time import monotonic
+from typing import Any, Callable, Sequence
+
+from opconform.suites import worker
+from opconform.suites.plan import Item
+
+STARTUP_TIMEOUT = 180.0  # importing a runtime can be slow on a busy machine
+MAX_STARTUP_FAILURES = 3
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class PoolError(RuntimeError):
+    """The backend cannot run at all (it fails while loading); one line."""
+
+
+def rss_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def describe_exit(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            return f"worker killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"worker killed by signal {-code}"
+    return f"worker exited with status {code}"
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Any
+    started: float
+    ready: bool = False
+    pending: list[Item] = field(default_factory=list)
+    last: float = 0.0  # when it last showed progress (batch sent or result received)
+    models_built: int = 0
+    memory_checked: float = 0.0
+
+
+@dataclass
+class PoolStats:
+    workers_started: int = 0
+    crashes: int = 0
+    timeouts: int = 0
+    memory_kills: int = 0
+    models_built: int = 0
+    backend_version: str = ""
+
+
+class WorkerPool:
+    """on_result(result_dict) for each judged case; on_lost(item, status, message) for the case a
+    worker was on when it had to be killed; on_harness_error(case_id, spec_id, message)."""
+
+    def __init__(self, backend_ref: str, *, jobs: int, timeout: float, memory_limit_mb: int | None,
+                 shard: str | None, on_result: Callable[[dict], None],
+                 on_lost: Callable[[Item, str, str], None],
+                 on_harness_error: Callable[[str, str, str], None] = lambda *a: None):
+        self.backend_ref, self.jobs, self.timeout = backend_ref, max(1, jobs), timeout
+        self.memory_limit = None if not memory_limit_mb else memory_limit_mb * 1024 * 1024
+        self.shard = shard
+        self.on_result, self.on_lost, self.on_harness_error = on_result, on_lost, on_harness_error
+        self.stats = PoolStats()
+        self._ctx = multiprocessing.get_context("spawn")
+        self._startup_failures = 0
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._ctx.Pipe(duplex=True)
+        p = self._ctx.Process(target=worker.main, args=(child, self.backend_ref, self.shard), daemon=True)
+        p.start()
+        child.close()
+        self.stats.workers_started += 1
+        return _Worker(p, parent, monotonic())
+
+    def run(self, batches: Sequence[list[Item]]) -> PoolStats:
+        queue: deque[list[Item]] = deque(b for b in batches if b)
+        workers = [self._spawn() for _ in range(min(self.jobs, len(queue)))]
+        try:
+            while queue or any(w.pending for w in workers):
+                for w in workers:
+                    if w.ready and not w.pending and queue:
+                        w.pending = list(queue.popleft())
+                        w.conn.send(w.pending)
+                        w.last = monotonic()
+                wait([w.conn for w in workers] + [w.process.sentinel for w in workers], timeout=0.25)
+                for w in list(workers):
+                    status, message = self._service(w)
+                    if status:
+                        workers.remove(w)
+                        self._retire(w, status, message, queue)
+                        if queue:
+                            workers.append(self._spawn())
+        finally:
+            for w in workers:
+                self._stop(w)
+        self.stats.models_built += sum(w.models_built for w in workers)
+        return self.stats
+
+    def _service(self, w: _Worker) -> tuple[str | None, str]:
+        """Drain a worker's messages; (status, message) when it must be replaced."""
+        try:
+            while w.conn.poll():
+                self._handle(w, w.conn.recv())
+        except (EOFError, OSError):
+            pass  # it died; the exit code says how
+        if not w.process.is_alive():
+            w.process.join()
+            return "crash", describe_exit(w.process.exitcode)
+        now = monotonic()
+        if not w.ready and now - w.started > STARTUP_TIMEOUT:
+            return "startup", f"worker did not load backend {self.backend_ref!r} within {STARTUP_TIMEOUT:.0f} s"
+        if w.pending and now - w.last > self.timeout:
+            return "timeout", f"no result within the {self.timeout:g} s per-case timeout"
+        if self.memory_limit and w.pending and now - w.memory_checked > 0.1:
+            w.memory_checked = now
+            rss = rss_bytes(w.process.pid)
+            if rss > self.memory_limit:
+                return "memory", f"worker memory {rss >> 20} MiB passed the {self.memory_limit >> 20} MiB limit"
+        return None, ""
+
+    def _handle(self, w: _Worker, msg: tuple) -> None:
+        kind = msg[0]
+        if kind == "ready":
+            w.ready, w.last = True, monotonic()
+            self.stats.backend_version = msg[1]
+            self._startup_failures = 0
+        elif kind == "fatal":
+            raise PoolError(msg[1])
+        elif kind == "result":
+            w.pending.pop(0)
+            w.last = monotonic()
+            w.models_built = msg[2]
+            self.on_result(msg[1])
+        elif kind == "harness-error":
+            w.pending.pop(0)
+            w.last = monotonic()
+            self.on_harness_error(msg[1], msg[2], msg[3])
+
+    def _retire(self, w: _Worker, status: str, message: str, queue: deque) -> None:
+        self._kill(w)
+        self.stats.models_built += w.models_built
+        if not w.ready:
+            self._startup_failures += 1
+            if status == "startup" or self._startup_failures >= MAX_STARTUP_FAILURES:
+                raise PoolError(f"backend {self.backend_ref!r} cannot start: {message}")
+        if w.pending:
+            item, rest = w.pending[0], w.pending[1:]
+            if status == "timeout":
+                self.stats.timeouts += 1
+            elif status == "memory":
+                self.stats.memory_kills += 1
+            else:
+                self.stats.crashes += 1
+            self.on_lost(item, "timeout" if status == "timeout" else "crash", message)
+            if rest:
+                queue.appendleft(rest)
+
+    def _kill(self, w: _Worker) -> None:
+        if w.process.is_alive():
+            os.kill(w.process.pid, signal.SIGKILL)
+        w.process.join()
+        w.conn.close()
+
+    def _stop(self, w: _Worker) -> None:
+        try:
+            if w.process.is_alive():
+                w.conn.send(None)
+                w.process.join(timeout=5)
+        except (OSError, BrokenPipeError):
+            pass
+        self._kill(w)

@@ -1,0 +1,66 @@
+"""One Result (one line of results.jsonl) from a judged case: verdict, timings, and everything a
+report or a replay needs (the case itself, what the backend returned when it failed)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from opconform import dtypes, tensors
+from opconform.model import Case, Outcome, Result, SpecVersion, Verdict, _jsonable
+from opconform.suites import verdicts
+
+
+def extra(spec: SpecVersion, case: Case, shard: str | None) -> dict[str, Any]:
+    return {
+        "label": case.label,
+        "expected_kind": case.expected.kind,
+        "relation": case.expected.relation,
+        "attributes": _jsonable(spec.resolved_attributes(case.attributes)),
+        "dtypes": [None if x is None else _type_name(x) for x in case.inputs],
+        "shapes": [None if x is None else list(np.shape(x)) for x in case.inputs],
+        "outputs_requested": [p.name for p, asked in zip(spec.outputs, case.outputs_requested) if asked],
+        "shard": shard,
+    }
+
+
+def _type_name(x: Any) -> str:
+    try:
+        return dtypes.name_of(np.asarray(x).dtype)
+    except dtypes.UnknownElementType:
+        return str(np.asarray(x).dtype)
+
+
+def _encode_outputs(outputs: Any) -> list | None:
+    encoded = []
+    for x in outputs:
+        if x is None:
+            encoded.append(None)
+            continue
+        try:
+            encoded.append(tensors.encode(x))
+        except (dtypes.UnknownElementType, ValueError, TypeError):
+            encoded.append({"dtype": str(np.asarray(x).dtype), "shape": list(np.shape(x)), "unencodable": True})
+    return encoded
+
+
+def make(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, *, shard: str | None = None,
+         harness_seconds: float = 0.0) -> dict:
+    """The Result of a case, as the dict written to results.jsonl. The backend's outputs are kept
+    only when the verdict is not pass (for a pass they equal an expected alternative)."""
+    verdict, detail, matched = verdicts.judge(spec, case, outcome)
+    return Result(
+        case_id=case.id,
+        spec_id=spec.id,
+        backend=backend,
+        verdict=verdict,
+        detail=detail,
+        backend_message=outcome.message,
+        matched_policies=matched,
+        backend_seconds=outcome.backend_seconds,
+        harness_seconds=harness_seconds,
+        build_seconds=outcome.build_seconds,
+        case=case.to_json(),
+        got=None if verdict is Verdict.PASS or not outcome.outputs else _encode_outputs(outcome.outputs),
+        extra=extra(spec, case, shard),
+    ).to_json()

@@ -1,0 +1,180 @@
+"""A certification run: plan the cases, run them in isolated workers, record every verdict.
+
+    summary = run(RunConfig(backend="onnxruntime", profile="ci", out=Path("results")), listener)
+
+Results go to DIR/results.jsonl as they come; DIR/run.json says what was run. A run killed at any
+point continues with resume=True: finished cases are not redone, torn lines are.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from time import perf_counter
+from typing import Any, Hashable
+
+from opconform import __version__, backends, specs
+from opconform.model import Case, Outcome
+from opconform.suites import plan, profiles, record, results
+from opconform.suites.pool import WorkerPool
+
+
+@dataclass
+class RunConfig:
+    backend: str
+    out: Path
+    spec_pattern: str | None = None
+    profile: str = "smoke"
+    seed: int = 0
+    jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    timeout: float = 60.0
+    resume: bool = False
+    shard: str | None = None
+    memory_limit_mb: int | None = 4096
+    batch_size: int = 64
+    command: str = ""
+
+    # settings a resumed run must keep (they decide which cases exist)
+    FIXED = ("backend", "spec_pattern", "profile", "seed", "shard")
+
+
+@dataclass
+class RunSummary:
+    counts: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))  # spec id -> verdicts
+    cases_run: int = 0  # in this session
+    cases_skipped: int = 0  # already in results.jsonl (resume)
+    models_built: int = 0
+    backend_seconds: float = 0.0
+    build_seconds: float = 0.0
+    harness_seconds: float = 0.0
+    generation_seconds: float = 0.0  # wall time of the planning phase
+    execution_seconds: float = 0.0  # wall time of the execution phase
+    workers_started: int = 0
+    generation_errors: dict[str, str] = field(default_factory=dict)
+    harness_errors: list[dict] = field(default_factory=list)
+    not_applicable: list[str] = field(default_factory=list)  # specs of another dialect
+    notes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def totals(self) -> Counter:
+        t: Counter = Counter()
+        for c in self.counts.values():
+            t.update(c)
+        return t
+
+
+class Listener:
+    """Progress hooks; the command line shows a progress bar through them."""
+
+    def planning(self, total_specs: int) -> None: ...
+    def spec_planned(self, sc: plan.SpecCases) -> None: ...
+    def executing(self, total_cases: int, already_done: int) -> None: ...
+    def result(self, result: dict) -> None: ...
+    def finished(self, summary: RunSummary) -> None: ...
+
+
+def start_meta(config: RunConfig, backend: backends.Backend) -> dict:
+    return {
+        "opconform_version": __version__,
+        "backend": config.backend,
+        "backend_version": backend.version(),
+        "profile": config.profile,
+        "seed": config.seed,
+        "jobs": config.jobs,
+        "timeout": config.timeout,
+        "spec_pattern": config.spec_pattern,
+        "shard": config.shard,
+        "started": results.now(),
+        "finished": None,
+        "machine": results.machine(),
+        "command": config.command,
+    }
+
+
+def resumed_config(config: RunConfig) -> RunConfig:
+    """The settings of the run being resumed (they decide which cases exist); jobs and timeout may change."""
+    meta = results.read_run(config.out)
+    fixed = {k: meta.get(k) for k in RunConfig.FIXED}
+    return RunConfig(**{**asdict(config), **fixed})
+
+
+def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
+    listener = listener or Listener()
+    profiles.get(config.profile)
+    shard = plan.parse_shard(config.shard)
+    backend = backends.get(config.backend)
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with results.ResultsWriter(out, resume=config.resume) as writer:
+        meta = results.read_run(out) if config.resume and (out / results.RUN).exists() else start_meta(config, backend)
+        meta["finished"] = None
+        results.write_run(out, meta)
+        summary = RunSummary()
+        for r in writer.previous:
+            summary.counts[r["spec_id"]][r["verdict"]] += 1
+        summary.cases_skipped = len(writer.done)
+
+        versions = specs.select(config.spec_pattern)
+        if not versions:
+            raise ValueError(f"--spec {config.spec_pattern!r} matches no spec version; see `opconform validate`")
+        mine = [v for v in versions if v.dialect in backend.dialects]
+        summary.not_applicable = [v.id for v in versions if v.dialect not in backend.dialects]
+        listener.planning(len(mine))
+        t0 = perf_counter()
+        planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned)
+        summary.generation_seconds = perf_counter() - t0
+        for sc in planned:
+            if sc.error:
+                summary.generation_errors[sc.spec_id] = sc.error
+            if sc.note:
+                summary.notes[sc.spec_id] = sc.note
+
+        def signature(sid: str, case: Case) -> Hashable:
+            try:
+                return backend.signature(specs.load(sid), case)
+            except Exception:  # noqa: BLE001 - an unsignable case runs alone (the worker reports the problem)
+                return (sid, case.id)
+
+        todo = [(sc.spec_id, c) for sc in planned for c in sc.cases if c.id not in writer.done]
+        groups = [(k, items) for k, items in plan.group_by_signature(todo, signature) if plan.in_shard(k, shard)]
+        batches = plan.batches(groups, config.batch_size)
+        total = sum(len(b) for b in batches)
+        listener.executing(total, summary.cases_skipped)
+
+        def on_result(r: dict) -> None:
+            writer.write(r)
+            summary.counts[r["spec_id"]][r["verdict"]] += 1
+            summary.cases_run += 1
+            summary.backend_seconds += r["backend_seconds"]
+            summary.build_seconds += r["build_seconds"]
+            summary.harness_seconds += r["harness_seconds"]
+            listener.result(r)
+
+        def on_lost(item: plan.Item, status: str, message: str) -> None:
+            sid, case = item
+            on_result(record.make(specs.load(sid), case, Outcome(status, message=message), backend.name, shard=config.shard))
+
+        def on_harness_error(case_id: str, spec_id: str, message: str) -> None:
+            summary.harness_errors.append({"case_id": case_id, "spec_id": spec_id, "message": message})
+
+        pool = WorkerPool(backend.ref or config.backend, jobs=config.jobs, timeout=config.timeout,
+                          memory_limit_mb=config.memory_limit_mb, shard=config.shard,
+                          on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error)
+        t0 = perf_counter()
+        stats = pool.run(batches)
+        summary.execution_seconds = perf_counter() - t0
+        summary.models_built, summary.workers_started = stats.models_built, stats.workers_started
+        meta.update(finished=results.now(), backend_version=stats.backend_version or meta.get("backend_version"),
+                    cases=sum(summary.totals.values()), verdicts=dict(summary.totals),
+                    generation_errors=summary.generation_errors, harness_errors=summary.harness_errors[:100])
+        results.write_run(out, meta)
+    listener.finished(summary)
+    return summary
+
+
+def counts_by_spec(rows: list[dict[str, Any]]) -> dict[str, Counter]:
+    out: dict[str, Counter] = defaultdict(Counter)
+    for r in rows:
+        out[r["spec_id"]][r["verdict"]] += 1
+    return out

@@ -1,0 +1,153 @@
+"""From what a backend did (Outcome) and what the spec says (Expectation) to exactly one Verdict.
+
+    judge(spec, case, outcome) -> (Verdict, detail, matched_policies)
+
+Where the spec leaves choices open the case carries one alternative per distinct outcome; the
+backend passes when it agrees with any of them, and matched_policies says which option(s) it took
+(a policy matched under several options shows them joined by "|").
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from opconform import dtypes
+from opconform.model import Alternative, Case, Outcome, SpecVersion, Verdict
+
+# when no alternative matches, report the one the backend came closest to
+_SEVERITY = {Verdict.MISMATCH: 0, Verdict.WRONG_SHAPE: 1, Verdict.WRONG_DTYPE: 2, Verdict.MISSING_OUTPUT: 3}
+
+
+def describe_call(spec: SpecVersion, case: Case) -> str:
+    """'GatherND-13(data: float32[2,3], indices: int64[2,2]; batch_dims=1)': what was called, briefly."""
+    parts = []
+    for port, x in zip(_input_names(spec, len(case.inputs)), case.inputs):
+        parts.append(f"{port}: absent" if x is None else f"{port}: {_type_of(x)}")
+    attrs = "; " + ", ".join(f"{k}={_short(v)}" for k, v in sorted(case.attributes.items())) if case.attributes else ""
+    return f"{spec.operator}-{spec.since}({', '.join(parts)}{attrs})"
+
+
+def _input_names(spec: SpecVersion, n: int) -> list[str]:
+    names = [p.name for p in spec.inputs]
+    if spec.inputs and spec.inputs[-1].variadic:
+        last = names.pop()
+        names += [f"{last}[{i}]" for i in range(n - len(names))]
+    return names + [f"input{i}" for i in range(len(names), n)]
+
+
+def _type_of(a: Any) -> str:
+    a = np.asarray(a)
+    try:
+        name = dtypes.name_of(a.dtype)
+    except dtypes.UnknownElementType:
+        name = str(a.dtype)
+    return f"{name}[{','.join(map(str, a.shape))}]"
+
+
+def _short(v: Any) -> str:
+    text = repr(v.tolist() if isinstance(v, np.ndarray) else v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def judge(spec: SpecVersion, case: Case, outcome: Outcome) -> tuple[Verdict, str, dict | None]:
+    call = describe_call(spec, case)
+    exp = case.expected
+    if outcome.status in ("crash", "timeout"):
+        return Verdict(outcome.status), f"{outcome.message} [{call}]", None
+    if exp.kind == "undefined":
+        return Verdict.PASS, f"the spec leaves this undefined (relation {exp.relation}); backend: {outcome.status} [{call}]", None
+    if exp.kind == "error":
+        if outcome.status in ("error", "unsupported"):
+            return Verdict.PASS, f"refused as required (relation {exp.relation}) [{call}]", None
+        return Verdict.ACCEPTED_INVALID, f"got outputs, expected an error (relation {exp.relation}) [{call}]", None
+    if exp.kind != "outputs":
+        raise ValueError(f"case {case.id}: expectation kind {exp.kind!r}; expected outputs, error or undefined")
+    if outcome.status == "unsupported":
+        return Verdict.UNSUPPORTED, f"{outcome.message} [{call}]", None
+    if outcome.status != "ok":
+        return Verdict.ERROR, f"refused a valid case: {outcome.message} [{call}]", None
+    if not exp.alternatives:
+        raise ValueError(f"case {case.id}: valid case without expected outputs; cannot judge it")
+    return _judge_outputs(spec, case, outcome.outputs, exp.alternatives, call)
+
+
+def _judge_outputs(spec: SpecVersion, case: Case, got: Sequence, alternatives: Sequence[Alternative], call: str):
+    asked = [i for i, a in enumerate(case.outputs_requested) if a]
+    got = list(got) + [None] * (len(spec.outputs) - len(got))
+    missing = [spec.outputs[i].name for i in asked if got[i] is None]
+    if missing:
+        return Verdict.MISSING_OUTPUT, f"got no {', '.join(missing)}, expected {len(asked)} output(s) [{call}]", None
+    matched, closest = [], None
+    for alt in alternatives:
+        failure = None
+        for i in asked:
+            failure = compare(spec, spec.outputs[i].name, np.asarray(got[i]), np.asarray(alt.outputs[i]))
+            if failure:
+                break
+        if failure is None:
+            matched.append(alt)
+        elif closest is None or _SEVERITY[failure[0]] < _SEVERITY[closest[0]]:
+            closest = failure
+    if matched:
+        return Verdict.PASS, f"agrees with {len(matched)} of {len(alternatives)} allowed outcome(s) [{call}]", _merge(matched)
+    verdict, text = closest
+    if len(alternatives) > 1:
+        text += f" (closest of {len(alternatives)} allowed outcomes)"
+    return verdict, f"{text} [{call}]", None
+
+
+def _merge(alternatives: Sequence[Alternative]) -> dict:
+    keys = dict.fromkeys(k for a in alternatives for k in a.policies)
+    return {k: "|".join(sorted({str(a.policies.get(k)) for a in alternatives})) for k in keys}
+
+
+def compare(spec: SpecVersion, name: str, got: np.ndarray, want: np.ndarray) -> tuple[Verdict, str] | None:
+    """None when got conforms to want, else (verdict, 'output X: got ..., expected ...')."""
+    want_type = dtypes.name_of(want.dtype)
+    try:
+        got_type = dtypes.name_of(got.dtype)
+    except dtypes.UnknownElementType:
+        got_type = str(got.dtype)
+    if got_type != want_type:
+        return Verdict.WRONG_DTYPE, f"output {name}: got element type {got_type}, expected {want_type}"
+    if got.shape != want.shape:
+        return Verdict.WRONG_SHAPE, f"output {name}: got shape {list(got.shape)}, expected {list(want.shape)}"
+    ok = equal_elements(spec, want_type, got, want)
+    if ok.all():
+        return None
+    bad = np.argwhere(~ok)
+    first = tuple(int(i) for i in bad[0])
+    return Verdict.MISMATCH, (
+        f"output {name} at {list(first)}: got {_short(got[first])}, expected {_short(want[first])} "
+        f"({len(bad)} of {ok.size} elements differ)"
+    )
+
+
+def equal_elements(spec: SpecVersion, type_name: str, got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """Element-wise conformance, per element type: exact for integers, bool and strings; for floats
+    NaN matches NaN, -0.0 vs 0.0 as spec.signed_zero says, and |got - want| <= atol + rtol*|want|."""
+    kind = dtypes.get(type_name).kind
+    if kind == "string":
+        return got.astype(str) == want.astype(str)
+    if kind in ("int", "uint", "bool"):
+        return got == want
+    if kind == "complex":
+        return _close(spec, type_name, got.real, want.real) & _close(spec, type_name, got.imag, want.imag)
+    return _close(spec, type_name, got, want)
+
+
+def _close(spec: SpecVersion, type_name: str, got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    rtol, atol = spec.tolerance.for_type(type_name)
+    with np.errstate(invalid="ignore", over="ignore"):
+        ok = (g == w) | (np.isnan(g) & np.isnan(w))
+        if rtol or atol:
+            ok |= np.abs(g - w) <= atol + rtol * np.abs(w)
+    if spec.signed_zero == "distinct":
+        ok &= ~((g == 0) & (w == 0) & (np.signbit(g) != np.signbit(w)))
+    return ok
+
+
+def policies_text(policies: Mapping[str, str] | None) -> str:
+    return ", ".join(f"{k}={v}" for k, v in (policies or {}).items())

@@ -1,0 +1,44 @@
+"""The worker process: loads the backend once, then runs batches of cases, sending back one
+judged result per case the moment it has it. Whatever the backend does to this process (a signal,
+a hang, a memory blow-up) the parent sees and survives; this side only reports."""
+from __future__ import annotations
+
+import os
+from time import perf_counter
+from typing import Any
+
+# one thread per worker: the runner runs --jobs workers side by side (set before any library loads)
+THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "RUST_BACKTRACE": "0"}
+
+
+def main(conn: Any, backend_ref: str, shard: str | None) -> None:
+    for k, v in THREAD_ENV.items():
+        os.environ.setdefault(k, v)
+    from opconform import backends, specs
+    from opconform.suites import record
+
+    try:
+        backend = backends.get(backend_ref)
+        conn.send(("ready", backend.version()))
+    except Exception as e:  # noqa: BLE001 - reported to the parent as one line
+        conn.send(("fatal", str(e).splitlines()[0] if str(e) else type(e).__name__))
+        return
+    while True:
+        try:
+            batch = conn.recv()
+        except EOFError:
+            return
+        if batch is None:
+            return
+        for spec_id, case in batch:
+            t0 = perf_counter()
+            try:
+                spec = specs.load(spec_id)
+                outcome = backend.execute(spec, case)
+                result = record.make(spec, case, outcome, backend.name, shard=shard)
+            except Exception as e:  # noqa: BLE001 - a harness bug: reported, not blamed on the backend
+                conn.send(("harness-error", case.id, spec_id, f"{type(e).__name__}: {e}".splitlines()[0][:300]))
+                continue
+            harness = perf_counter() - t0 - outcome.backend_seconds - outcome.build_seconds
+            result["harness_seconds"] = max(harness, 0.0)
+            conn.send(("result", result, backend.models_built))
