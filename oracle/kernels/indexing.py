@@ -33,3 +33,39 @@ def scatter(data: np.ndarray, target: tuple, updates: np.ndarray, reduction: str
     table = _REDUCE_BOOL if out.dtype == np.bool_ else _REDUCE
     table[reduction].at(out, target, updates)
     return out
+
+
+def _sort_keys(x: np.ndarray, nan_greatest: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(value key, NaN rank) for np.lexsort; floats widen to float64, which holds each exactly."""
+    if x.dtype.kind in "iub":
+        return x, np.zeros(x.shape, dtype=np.int8)
+    wide = x.astype(np.float64)
+    nan = np.isnan(wide)
+    return np.where(nan, 0.0, wide), (nan if nan_greatest else ~nan).astype(np.int8)
+
+
+def stable_order(x: np.ndarray, axis: int, descending: bool, nan_greatest: bool = True) -> np.ndarray:
+    """Positions along `axis` that sort x, ties kept in index order (lower index first) both ways."""
+    if not descending:
+        return np.lexsort(_sort_keys(x, nan_greatest), axis=axis)
+    # ascending stable sort of the reversed axis, reversed again: descending, ties lower-index first
+    n = x.shape[axis]
+    flipped = np.lexsort(_sort_keys(np.flip(x, axis), nan_greatest), axis=axis)
+    return n - 1 - np.flip(flipped, axis)
+
+
+def arg_extreme(x: np.ndarray, axis: int, largest: bool, last: bool, nan_wins: bool) -> np.ndarray:
+    """Index (int64) of the max (largest) or min along axis: the first occurrence, or the last.
+    nan_wins: a NaN is the extreme (as numpy.argmax); else NaN is passed over unless all are NaN."""
+    wide = x.astype(np.float64) if x.dtype.kind == "f" or x.dtype.kind == "V" or "float" in x.dtype.name else x
+    nan = np.isnan(wide) if wide.dtype.kind == "f" else np.zeros(x.shape, dtype=bool)
+    reduce = np.max if largest else np.min
+    filler = -np.inf if largest else np.inf
+    clean = np.where(nan, filler, wide) if wide.dtype.kind == "f" else wide
+    hit = clean == reduce(clean, axis=axis, keepdims=True)
+    has_nan = np.any(nan, axis=axis, keepdims=True)
+    all_nan = np.all(nan, axis=axis, keepdims=True)
+    hit = np.where(has_nan, nan, hit) if nan_wins else np.where(all_nan, True, hit & ~nan)
+    if last:
+        return (x.shape[axis] - 1 - np.argmax(np.flip(hit, axis), axis=axis)).astype(np.int64)
+    return np.argmax(hit, axis=axis).astype(np.int64)

@@ -1,0 +1,1 @@
+"""Vectorized NumPy kernels shared by several operator oracles (and several dialects)."""

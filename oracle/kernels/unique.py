@@ -1,0 +1,137 @@
+"""Unique, vectorized: unique values or unique slices along an axis, with all four outputs.
+
+The open choices of the specs arrive as flags:
+- nan_equal: whether NaN equals NaN (one group for every NaN) or each NaN is unique;
+- nan_first: where NaN goes in ascending order (numpy puts it last);
+- colex: slices compare lexicographically over their elements in C order (numpy, onnxruntime,
+  OpenVINO's reference), or colexicographically (last element most significant).
+-0.0 equals 0.0 (IEEE equality); Y keeps the bits of each group's first occurrence.
+
+How: every element gets a dense rank code (equal elements share a code, codes ascend with the
+value), computed with one argsort. Along an axis, each slice becomes a row of codes, and the
+rows, written as big-endian bytes, sort lexicographically as byte strings: one more argsort.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from opconform import dtypes
+
+
+@dataclass(frozen=True)
+class UniqueGroups:
+    first: np.ndarray  # int64 (k,): position (element or slice index) of each group's first occurrence, output order
+    inverse: np.ndarray  # int64 (n,): output group of every element / slice
+    counts: np.ndarray  # int64 (k,)
+
+
+def sort_key(x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """A flat array that sorts and compares like the values (with -0.0 == 0.0), and the NaN mask."""
+    flat = x.reshape(-1)
+    kind = dtypes.get(dtypes.name_of(x.dtype)).kind
+    if kind == "float":
+        wide = np.float32 if x.dtype.itemsize <= 4 else np.float64  # exact for float16/bfloat16
+        key = flat.astype(wide) + wide(0)  # -0.0 + 0.0 == +0.0
+        return key, np.isnan(key)
+    if kind == "complex":
+        key = flat + flat.dtype.type(0)
+        nan = np.isnan(key)
+        key[nan] = complex(np.nan, np.nan)  # one sort position for every NaN, whatever its parts
+        return key, nan
+    if kind == "string":
+        return np.array([s.decode("utf-8") if isinstance(s, bytes) else s for s in flat] if flat.dtype.kind == "S" else flat,
+                        dtype=object), None
+    return flat, None
+
+
+def _ascending_order(key: np.ndarray, nan: np.ndarray | None, nan_first: bool) -> np.ndarray:
+    order = np.argsort(key)  # NaN sorts last; ties in any order (first occurrences come from a min below)
+    if nan is not None:
+        nn = int(np.count_nonzero(nan))
+        if nn:
+            tail = np.sort(order[key.size - nn:])  # NaNs in position order: distinct NaNs sort stably
+            body = order[: key.size - nn]
+            order = np.concatenate([tail, body] if nan_first else [body, tail])
+    return order
+
+
+def _group(order: np.ndarray, new: np.ndarray) -> UniqueGroups:
+    """Groups from a sort order and a 'starts a new group' flag per sorted position (ascending output)."""
+    n = order.size
+    starts = np.flatnonzero(new)
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    first = np.minimum.reduceat(order, starts).astype(np.int64) if n else np.zeros(0, np.int64)
+    counts = np.diff(np.append(starts, n)).astype(np.int64)
+    return UniqueGroups(first, inverse, counts)
+
+
+def dense_groups(x: np.ndarray, *, nan_equal: bool, nan_first: bool) -> UniqueGroups:
+    """Unique elements of the flattened array, in ascending order."""
+    key, nan = sort_key(x)
+    n = key.size
+    order = _ascending_order(key, nan, nan_first)
+    ks = key[order]
+    new = np.ones(n, dtype=bool)
+    if n > 1:
+        new[1:] = ks[1:] != ks[:-1]
+        if nan is not None:
+            ns = nan[order]
+            both = ns[1:] & ns[:-1]
+            new[1:] = np.where(both, not nan_equal, new[1:])
+    return _group(order, new)
+
+
+def _row_groups(codes: np.ndarray, colex: bool) -> UniqueGroups:
+    """Unique rows of a non-negative integer matrix, rows ordered lexicographically."""
+    rows, m = codes.shape
+    if colex:
+        codes = codes[:, ::-1]
+    big = ">u4" if codes.size == 0 or int(codes.max()) < 2**32 else ">u8"
+    width = m * np.dtype(big).itemsize
+    keys = np.ascontiguousarray(codes.astype(big)).view(f"S{width}").reshape(rows)
+    # Fixed-width byte strings compare like the padded bytes, so big-endian codes sort lexicographically.
+    order = np.argsort(keys, kind="stable")
+    ks = keys[order]
+    new = np.ones(rows, dtype=bool)
+    new[1:] = ks[1:] != ks[:-1]
+    return _group(order, new)
+
+
+def unique_groups(x: np.ndarray, axis: int | None, *, sorted: bool, nan_equal: bool = True,
+                  nan_first: bool = False, colex: bool = False) -> UniqueGroups:
+    """Unique elements (axis None) or unique slices along `axis` (already normalized)."""
+    if axis is None:
+        g = dense_groups(x, nan_equal=nan_equal, nan_first=nan_first)
+    else:
+        slices = np.moveaxis(x, axis, 0)
+        s = slices.shape[0]
+        m = int(np.prod(slices.shape[1:], dtype=np.int64))
+        if s == 0:
+            g = UniqueGroups(*(np.zeros(0, np.int64),) * 3)
+        elif m == 0:  # empty slices are all equal
+            g = UniqueGroups(np.zeros(1, np.int64), np.zeros(s, np.int64), np.array([s], np.int64))
+        else:
+            codes = dense_groups(slices, nan_equal=nan_equal, nan_first=nan_first).inverse.reshape(s, m)
+            g = _row_groups(codes, colex)
+    return g if sorted else first_occurrence_order(g)
+
+
+def first_occurrence_order(g: UniqueGroups) -> UniqueGroups:
+    """The same groups, renumbered in order of first occurrence (linear time, no second sort)."""
+    n = g.inverse.size
+    is_first = np.zeros(n, dtype=bool)
+    is_first[g.first] = True
+    new_id = (np.cumsum(is_first) - 1)[g.first]  # old group -> rank of its first position
+    counts = np.empty_like(g.counts)
+    counts[new_id] = g.counts
+    return UniqueGroups(np.flatnonzero(is_first).astype(np.int64), new_id[g.inverse], counts)
+
+
+def unique_values(x: np.ndarray, axis: int | None, g: UniqueGroups) -> np.ndarray:
+    """Y: each group's first occurrence, in output order."""
+    if axis is None:
+        return x.reshape(-1)[g.first]
+    return np.take(x, g.first, axis=axis)
