@@ -1,0 +1,20 @@
+"""ONNX CumSum: inclusive or exclusive running sums along an axis, forwards or reversed."""
+from __future__ import annotations
+
+import numpy as np
+
+from opconform.oracle.kernels.indexing import axis_of
+
+
+def run(spec, inputs, attributes, policies):
+    x = np.asarray(inputs[0])
+    axis = axis_of(np.asarray(inputs[1]).reshape(-1)[0], x.ndim)
+    # floats sum in float64 and round once; integers wrap in their own type, as hardware does
+    acc = np.float64 if x.dtype.kind not in "iu" else x.dtype
+    v = np.flip(x, axis) if attributes["reverse"] else x
+    if attributes["exclusive"]:
+        # shift by one along axis (zero first) instead of subtracting x, which would turn inf into NaN
+        zero = np.zeros_like(np.take(v, [0], axis=axis))
+        v = np.concatenate([zero, np.take(v, np.arange(v.shape[axis] - 1), axis=axis)], axis=axis)
+    y = np.cumsum(v.astype(acc), axis=axis).astype(x.dtype)
+    return (np.flip(y, axis) if attributes["reverse"] else y,)
