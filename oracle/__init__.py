@@ -57,15 +57,22 @@ def evaluate(
     inputs: Sequence[Any],
     attributes: Mapping[str, Any] | None = None,
     policies: Mapping[str, str] | None = None,
+    output_count: int | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Outputs of a spec version for these inputs, one array per output in spec order.
+
+    `output_count`: how many outputs the node has, for a variadic output port whose count
+    nothing else fixes (Split-13 without `split`); passed on only when given, so only the
+    oracle modules that need it take an `output_count` keyword.
 
     Raises RelationBroken naming the relation when the inputs break one."""
     spec = spec_id if isinstance(spec_id, SpecVersion) else specs.load(spec_id)
     inputs = list(inputs)
     attributes = dict(attributes or {})
     specs.require(spec, inputs, attributes)
-    return tuple(module_for(spec).run(spec, inputs, spec.resolved_attributes(attributes), resolve_policies(spec, policies)))
+    extra = {} if output_count is None else {"output_count": output_count}
+    return tuple(module_for(spec).run(spec, inputs, spec.resolved_attributes(attributes), resolve_policies(spec, policies),
+                                      **extra))
 
 
 def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[str, Any]) -> Expectation:
