@@ -69,3 +69,12 @@ def arg_extreme(x: np.ndarray, axis: int, largest: bool, last: bool, nan_wins: b
     if last:
         return (x.shape[axis] - 1 - np.argmax(np.flip(hit, axis), axis=axis)).astype(np.int64)
     return np.argmax(hit, axis=axis).astype(np.int64)
+
+
+def arg_reduce(inputs, attributes, policies, largest: bool) -> tuple[np.ndarray]:
+    """ArgMax/ArgMin: the index tensor, with the reduced axis kept or dropped by keepdims."""
+    x = np.asarray(inputs[0])
+    axis = axis_of(attributes["axis"], x.ndim)
+    out = arg_extreme(x, axis, largest=largest, last=bool(attributes["select_last_index"]),
+                      nan_wins=policies["nan"] == "nan_selected")
+    return (np.expand_dims(out, axis) if attributes["keepdims"] else out,)

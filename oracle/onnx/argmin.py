@@ -1,14 +1,8 @@
 """ONNX ArgMin: index of the min along an axis, first or last occurrence."""
 from __future__ import annotations
 
-import numpy as np
-
-from opconform.oracle.kernels.indexing import arg_extreme, axis_of
+from opconform.oracle.kernels.indexing import arg_reduce
 
 
 def run(spec, inputs, attributes, policies):
-    x = np.asarray(inputs[0])
-    axis = axis_of(attributes["axis"], x.ndim)
-    out = arg_extreme(x, axis, largest=False, last=bool(attributes["select_last_index"]),
-                      nan_wins=policies["nan"] == "nan_selected")
-    return (np.expand_dims(out, axis) if attributes["keepdims"] else out,)
+    return arg_reduce(inputs, attributes, policies, largest=False)
