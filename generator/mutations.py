@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from opconform import dtypes
 from opconform.generator import shapes, values
 from opconform.generator.draft import Draft
-from opconform.generator.families.default import attribute_value, generatable, input_array
+from opconform.generator.families.default import attribute_bounds, attribute_value, generatable, input_array
 from opconform.model import SpecVersion
 
 Breaker = Callable[[object, Draft], None]
@@ -31,12 +31,33 @@ def _redraw_input(draw, d: Draft, name: str, *, dtype: str | None = None, rank: 
     d.inputs[i] = input_array(draw, d, i, rank=rank, shape=shape)
 
 
+def _convert(x: np.ndarray, name: str) -> np.ndarray | None:
+    """The same values in another element type, or None when they do not survive the trip
+    (keeping values keeps value relations, e.g. index bounds, intact)."""
+    if x.dtype == object or name == "string" or dtypes.get(name).kind == "complex":
+        return None
+    with np.errstate(all="ignore"):
+        try:
+            y = x.astype(dtypes.numpy_dtype(name))
+            back = y.astype(x.dtype)
+        except (TypeError, ValueError, OverflowError):
+            return None
+    same = np.array_equal(back, x, equal_nan=x.dtype.kind == "f") if x.dtype.kind in "biuf" else False
+    return y if same else None
+
+
 def wrong_type(port_name: str) -> Breaker:
     def breaker(draw, d: Draft) -> None:
         port = d.port(port_name)
         others = [t for t in generatable(dtypes.NAMES) if t not in port.types and t != "string"] + (
             ["string"] if "string" not in port.types else [])
-        _redraw_input(draw, d, port_name, dtype=draw(st.sampled_from(others)))
+        new = draw(st.sampled_from(others))
+        kept = None if d.input(port_name) is None else _convert(d.input(port_name), new)
+        if kept is not None and draw(st.booleans()):
+            d.dtypes[d.port_index(port_name)] = new
+            d.set_input(port_name, kept)
+        else:
+            _redraw_input(draw, d, port_name, dtype=new)
     return breaker
 
 
@@ -72,7 +93,7 @@ def disallowed_value(attr: str) -> Breaker:
 
 def out_of_range(attr: str) -> Breaker:
     def breaker(draw, d: Draft) -> None:
-        lo, hi = d.spec.attribute(attr).range
+        lo, hi = attribute_bounds(d, d.spec.attribute(attr))
         step = 1 if d.spec.attribute(attr).type == "int" else 0.5
         options = ([lo - step, lo - 3 * step] if lo is not None else []) + ([hi + step, hi + 3 * step] if hi is not None else [])
         d.attributes[attr] = draw(st.sampled_from(options))
@@ -102,12 +123,25 @@ def generic_breakers(spec: SpecVersion) -> dict[str, Breaker]:
     return out
 
 
+def _retype(draw, d: Draft, everywhere: bool) -> None:
+    """Another element type for one present input, or for every present input."""
+    present = [k for k, x in enumerate(d.inputs) if x is not None]
+    picked = present if everywhere else [draw(st.sampled_from(present))]
+    new = draw(st.sampled_from([t for t in generatable(dtypes.NAMES) if t != "string"]))
+    for k in picked:
+        d.inputs[k] = draw(values.arrays(new, d.inputs[k].shape))
+
+
 def perturb(draw, d: Draft) -> None:
     """Fallback for a relation no breaker knows: change one attribute or one input at random
     (a wider attribute value, another shape or rank, an extreme element). Cheap relations over
     shapes and attributes break this way often enough; the rest need a hook."""
-    choices = ["attribute"] * bool(d.spec.attributes) + ["shape", "rank", "value"] * bool(any(x is not None for x in d.inputs))
+    choices = ["attribute"] * bool(d.spec.attributes) + ["shape", "rank", "value", "dtype", "dtype_all"] * bool(
+        any(x is not None for x in d.inputs))
     what = draw(st.sampled_from(choices))
+    if what.startswith("dtype"):
+        _retype(draw, d, everywhere=what == "dtype_all")
+        return
     if what == "attribute":
         a = draw(st.sampled_from(list(d.spec.attributes)))
         wide = attribute_value(a) if a.type not in ("int",) else st.integers(-8, 8)
@@ -124,7 +158,7 @@ def perturb(draw, d: Draft) -> None:
         flat = x.reshape(-1).copy()
         k = draw(st.integers(0, flat.size - 1))
         if dtypes.get(name).kind in ("int", "uint"):
-            span = int(max(x.shape)) + 1
+            span = int(max(x.shape, default=0)) + 1
             flat[k] = draw(st.sampled_from([span, -span - 1, span + 1, -1]).filter(
                 lambda v: ml_dtypes.iinfo(x.dtype).min <= v <= ml_dtypes.iinfo(x.dtype).max))
         else:

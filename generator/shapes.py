@@ -1,6 +1,8 @@
 """Ranks and shapes within a port's bounds and the profile's size caps."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -16,12 +18,21 @@ def rank_bounds(port: Port, profile: Profile) -> tuple[int, int]:
 
 
 def ranks(port: Port, profile: Profile) -> st.SearchStrategy[int]:
-    lo, hi = rank_bounds(port, profile)
+    return _integers(*rank_bounds(port, profile))
+
+
+@lru_cache(maxsize=None)
+def _integers(lo: int, hi: int) -> st.SearchStrategy[int]:
     return st.integers(lo, hi)
 
 
 def shapes(rank: int, profile: Profile, *, min_side: int = 0, max_side: int | None = None) -> st.SearchStrategy[tuple[int, ...]]:
     """Shapes of one rank; sides in [min_side, max_side] (0 = empty tensor), element count capped."""
+    return _shapes(rank, profile, min_side, max_side)
+
+
+@lru_cache(maxsize=None)
+def _shapes(rank: int, profile: Profile, min_side: int, max_side: int | None) -> st.SearchStrategy[tuple[int, ...]]:
     top = profile.max_side if max_side is None else max_side
     return hnp.array_shapes(min_dims=rank, max_dims=rank, min_side=min_side, max_side=max(top, min_side)).filter(
         lambda s: int(np.prod(s, dtype=np.int64)) <= profile.max_elements

@@ -23,14 +23,26 @@ ExpectFn = Callable[[SpecVersion, Sequence, Mapping], Expectation]
 KINDS = ("any", "valid", "invalid")
 
 
-@st.composite
-def drafts(draw, spec: SpecVersion, profile: str | profiles.Profile = "smoke") -> Draft:
-    """A draft whose every relation holds (rejection of the rest is left to Hypothesis)."""
-    d = Draft(spec, profiles.get(profile))
-    for step in STEPS:
-        steps.resolve(spec, step)(draw, d)
-    assume(all(s.state in ("holds", "not-applicable") for s in specs.check_all(spec, d.inputs, d.attributes)))
-    return d
+def drafts(spec: SpecVersion, profile: str | profiles.Profile = "smoke") -> st.SearchStrategy[Draft]:
+    """Drafts whose every relation holds (rejection of the rest is left to Hypothesis)."""
+    prof = profiles.get(profile)
+    functions = [steps.resolve(spec, step) for step in STEPS]  # resolved once, not per draw
+
+    @st.composite
+    def valid_draft(draw) -> Draft:  # a closure, so Hypothesis prints a short repr, not the spec
+        d = Draft(spec, prof)
+        for name, fn in zip(STEPS, functions):
+            fn(draw, d)
+            if name == "presence":  # later steps may assign inputs by index
+                d.inputs = [None] * len(d.present)
+        assume(holds(spec, d))
+        return d
+
+    return valid_draft()
+
+
+def holds(spec: SpecVersion, d: Draft) -> bool:
+    return all(s.state in ("holds", "not-applicable") for s in specs.check_all(spec, d.inputs, d.attributes))
 
 
 def error_relations(spec: SpecVersion) -> list[str]:
@@ -57,21 +69,26 @@ def broken_by(spec: SpecVersion, d: Draft, relation: str) -> tuple[bool, list[st
     return True, [s.id for s in failing[1:]]
 
 
-@st.composite
-def invalid_drafts(draw, spec: SpecVersion, profile: str | profiles.Profile = "smoke",
-                   relations: Sequence[str] | None = None) -> Draft:
-    """A valid draft with one `error` relation broken (drawn from `relations`, default: all)."""
+def invalid_drafts(spec: SpecVersion, profile: str | profiles.Profile = "smoke",
+                   relations: Sequence[str] | None = None) -> st.SearchStrategy[Draft]:
+    """Valid drafts with one `error` relation broken (drawn from `relations`, default: all)."""
     targets = list(relations) if relations is not None else error_relations(spec)
-    relation = draw(st.sampled_from(targets))
-    d = draw(drafts(spec, profile))
-    breaker = steps.breakers(spec).get(relation) or mutations.generic_breakers(spec).get(relation) or mutations.perturb
-    breaker(draw, d)
-    ok, also = broken_by(spec, d, relation)
-    assume(ok)
-    d.label = f"breaks:{relation}"
-    if also:
-        d.notes.append("also:" + ",".join(also))
-    return d
+    valid = drafts(spec, profile)
+    own, generic = steps.breakers(spec), mutations.generic_breakers(spec)
+
+    @st.composite
+    def invalid_draft(draw) -> Draft:
+        relation = draw(st.sampled_from(targets))
+        d = draw(valid)
+        (own.get(relation) or generic.get(relation) or mutations.perturb)(draw, d)
+        ok, also = broken_by(spec, d, relation)
+        assume(ok)
+        d.label = f"breaks:{relation}"
+        if also:
+            d.notes.append("also:" + ",".join(also))
+        return d
+
+    return invalid_draft()
 
 
 def default_expectation(spec: SpecVersion, inputs: Sequence, attributes: Mapping) -> Expectation:

@@ -186,6 +186,7 @@ def classes_in(a: np.ndarray) -> set[str]:
 
 
 # ------------------------------------------------------------------ strategies
+@lru_cache(maxsize=None)
 def _regular(name: str) -> st.SearchStrategy:
     """Small, readable values in storage form; they shrink toward zero."""
     kind = dtypes.get(name).kind
@@ -204,11 +205,13 @@ def _regular(name: str) -> st.SearchStrategy:
     raise ValueError(f"no regular values for {name}")
 
 
+@lru_cache(maxsize=None)
 def _edge(name: str) -> st.SearchStrategy:
     flat = [v for members in edge_values(name).values() for v in members]
     return st.sampled_from(sorted(set(flat), key=repr))
 
 
+@lru_cache(maxsize=None)
 def _storage(name: str, edge: bool) -> st.SearchStrategy:
     return st.one_of(_regular(name), _edge(name)) if edge else _regular(name)
 
@@ -227,11 +230,14 @@ def from_elements(name: str, storage: Sequence, shape: Sequence[int]) -> np.ndar
     return np.array(list(storage), dtype=_np(name)).reshape(shape)
 
 
+@lru_cache(maxsize=None)
 def elements(name: str, *, edge: bool = True) -> st.SearchStrategy:
     """Scalars of one element type, as 0-d NumPy arrays (bit-exact)."""
-    return storage_elements(name, edge=edge).map(lambda v: from_elements(name, v, ()))
+    complex_kind = dtypes.get(name).kind == "complex"
+    return storage_elements(name, edge=edge).map(lambda v: from_elements(name, list(v) if complex_kind else [v], ()))
 
 
+@lru_cache(maxsize=None)
 def storage_elements(name: str, *, edge: bool = True) -> st.SearchStrategy:
     """Element values in storage form; a complex element is a (real, imag) pair of bit patterns."""
     if dtypes.get(name).kind == "complex":
@@ -245,6 +251,18 @@ def arrays(name: str, shape: Sequence[int], *, elements: st.SearchStrategy | Non
     """Arrays of one element type and shape. `elements`: values in storage form (see
     storage_elements); `edge`: None draws whether to mix in edge values (shrinks to plain)."""
     shape = tuple(int(s) for s in shape)
+    if elements is None:
+        return _plain_arrays(name, shape, edge)
+    return _arrays(name, shape, elements, edge)
+
+
+@lru_cache(maxsize=4096)
+def _plain_arrays(name: str, shape: tuple[int, ...], edge: bool | None) -> st.SearchStrategy[np.ndarray]:
+    return _arrays(name, shape, None, edge)
+
+
+def _arrays(name: str, shape: tuple[int, ...], elements: st.SearchStrategy | None,
+            edge: bool | None) -> st.SearchStrategy[np.ndarray]:
     n = int(np.prod(shape, dtype=np.int64))
 
     @st.composite

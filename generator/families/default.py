@@ -11,12 +11,13 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from opconform import dtypes
+from opconform import dtypes, specs
+from opconform.specs import expr
 from opconform.generator import shapes, values
 from opconform.generator.draft import Draft
 from opconform.model import Attribute, Port
 
-STEPS = ("presence", "element_types", "attributes", "inputs", "outputs")
+STEPS = ("presence", "element_types", "attributes", "inputs", "dependent_attributes", "outputs")
 
 
 def generatable(types: tuple[str, ...]) -> list[str]:
@@ -55,12 +56,28 @@ def element_types(draw, d: Draft) -> None:
             d.dtypes.append(draw(st.sampled_from(generatable(p.types))))
 
 
-def attribute_value(a: Attribute) -> st.SearchStrategy[Any]:
-    """Values an attribute may take by its declaration (allowed list, range; small otherwise)."""
+def is_dependent(a: Attribute) -> bool:
+    """True when the attribute's range is written in terms of inputs (e.g. [-rank(data), rank(data) - 1])."""
+    return a.range is not None and any(isinstance(b, str) for b in a.range)
+
+
+def attribute_bounds(d: Draft, a: Attribute) -> tuple[Any, Any]:
+    """The attribute's range with expression bounds evaluated on the draft's inputs."""
+    if a.range is None:
+        return None, None
+    env = specs.environment(d.spec, d.inputs, d.attributes)
+    return tuple(expr.evaluate(b, env) if isinstance(b, str) else b for b in a.range)
+
+
+def attribute_value(a: Attribute, bounds: tuple[Any, Any] | None = None) -> st.SearchStrategy[Any]:
+    """Values an attribute may take by its declaration (allowed list, range; small otherwise).
+    `bounds`: the range with expressions already evaluated (see attribute_bounds)."""
     if a.allowed is not None:
         return st.sampled_from(list(a.allowed))
     if a.type == "int":
-        lo, hi = a.range if a.range is not None else (None, None)
+        lo, hi = bounds if bounds is not None else (a.range if a.range is not None and not is_dependent(a) else (None, None))
+        if lo is not None and hi is not None and lo > hi:
+            return st.nothing()
         if lo is None and hi is None:
             lo, hi = -4, 4
         elif hi is None:
@@ -69,7 +86,7 @@ def attribute_value(a: Attribute) -> st.SearchStrategy[Any]:
             lo = hi - 4
         return st.integers(lo, hi)
     if a.type == "float":
-        lo, hi = a.range if a.range is not None else (None, None)
+        lo, hi = bounds if bounds is not None else (a.range if a.range is not None and not is_dependent(a) else (None, None))
         return st.floats(-4.0 if lo is None else lo, 4.0 if hi is None else hi, allow_nan=False, width=32)
     if a.type == "bool":
         return st.booleans()
@@ -89,13 +106,30 @@ def attributes(draw, d: Draft) -> None:
     An explicit value equal to the default is drawn too: "set explicitly" differs from "omitted"."""
     d.attributes = {}
     for a in d.spec.attributes:
-        explicit = a.required or draw(st.booleans())
-        if not explicit:
-            continue
-        strategy = attribute_value(a)
-        if a.default is not None:
-            strategy = st.one_of(st.just(a.default), strategy)
-        d.attributes[a.name] = draw(strategy)
+        if not is_dependent(a):
+            _draw_attribute(draw, d, a, None)
+
+
+def _draw_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | None) -> None:
+    explicit = a.required or draw(st.booleans())
+    if not explicit:
+        return
+    strategy = attribute_value(a, bounds)
+    if a.default is not None:
+        strategy = st.one_of(st.just(a.default), strategy)
+    d.attributes[a.name] = draw(strategy)
+
+
+def dependent_attributes(draw, d: Draft) -> None:
+    """Attributes whose range depends on the inputs, drawn within the evaluated range (an
+    unevaluable range, e.g. on an absent input, leaves the attribute omitted)."""
+    for a in d.spec.attributes:
+        if is_dependent(a) and a.name not in d.attributes:
+            try:
+                bounds = attribute_bounds(d, a)
+            except expr.ExprError:
+                continue
+            _draw_attribute(draw, d, a, bounds)
 
 
 def input_array(draw, d: Draft, i: int, *, rank: int | None = None, shape: tuple[int, ...] | None = None) -> np.ndarray:
