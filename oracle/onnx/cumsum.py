@@ -14,7 +14,7 @@ def run(spec, inputs, attributes, policies):
     v = np.flip(x, axis) if attributes["reverse"] else x
     if attributes["exclusive"]:
         # shift by one along axis (zero first) instead of subtracting x, which would turn inf into NaN
-        zero = np.zeros_like(np.take(v, [0], axis=axis))
-        v = np.concatenate([zero, np.take(v, np.arange(v.shape[axis] - 1), axis=axis)], axis=axis)
+        zero = np.zeros(v.shape[:axis] + (1,) + v.shape[axis + 1:], dtype=v.dtype)
+        v = np.take(np.concatenate([zero, v], axis=axis), np.arange(v.shape[axis]), axis=axis)
     y = np.cumsum(v.astype(acc), axis=axis).astype(x.dtype)
     return (np.flip(y, axis) if attributes["reverse"] else y,)
