@@ -45,6 +45,9 @@ def test_skeleton_declares_types_attributes_and_arity(tmp_path):
     path, _ = onnx_import.import_operator("Max", tmp_path)
     data = load_file(path).versions[-1].inputs[0]
     assert data.variadic and data.min_arity == 1
+    path, _ = onnx_import.import_operator("Mod", tmp_path)
+    fmod = next(a for a in load_file(path).versions[-1].attributes if a.name == "fmod")
+    assert (fmod.type, fmod.default) == ("int", 0)  # an int default is kept
     path, _ = onnx_import.import_operator("Clip", tmp_path)
     assert [p.optional for p in load_file(path).versions[-1].inputs] == [False, True, True]
 

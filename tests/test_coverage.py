@@ -1,0 +1,99 @@
+"""`opconform coverage` and opconform.reports.coverage: the table of the 188 standard ONNX operators."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from opconform import cli, oracle, specs
+from opconform.oracle import official
+from opconform.reports import coverage
+
+
+def test_operator_list_is_the_188_standard_operators():
+    ops = coverage.operators()
+    assert len(ops) == 188 and len(set(ops)) == 188
+    assert {"Abs", "Add", "GatherND", "Unique", "Where"} <= set(ops)
+    header = coverage.OPS_FILE.read_text().splitlines()[0]
+    assert header.startswith("#") and "188" in header
+
+
+def test_row_of_an_operator_with_spec_and_oracle():
+    r = coverage.rows(only=["Abs"])[0]
+    assert r.versions == [v.since for v in specs.load_spec("onnx", "Abs").versions]
+    assert r.has_oracle
+    # independent count: the official single-node cases of Abs, each run through the oracle
+    results = official.check_operator("Abs")
+    assert (r.official_passed, r.official_total) == (sum(x.passed for x in results), len(results))
+    assert r.official_total >= 1
+    assert r.complete == (r.has_strategy is True and r.official_passed == r.official_total)
+    assert r.backends == []
+
+
+def test_row_of_an_operator_without_spec():
+    lacking = [op for op in coverage.operators() if not (specs.SPEC_ROOT / "onnx" / f"{op}.yaml").exists()]
+    if not lacking:
+        pytest.skip("every standard operator has a spec file")
+    op = lacking[0]
+    r = coverage.row(op)
+    assert (r.versions, r.has_oracle, r.has_strategy, r.complete) == ([], False, None, False)
+    assert r.official_passed == 0 and r.official_total == len(official.cases_for(op))
+    assert r.missing == ["no spec"]
+
+
+def test_unknown_generator_check_is_not_complete():
+    r = coverage.row("Abs", has_strategy=None)
+    assert r.has_strategy is None and not r.complete and "strategy unknown" in r.missing
+
+
+def test_failing_strategy_check_is_reported():
+    r = coverage.row("Abs", has_strategy=lambda v: False)
+    assert r.has_strategy is False and not r.complete and "no strategy" in r.missing
+
+
+def test_only_names_standard_operators():
+    with pytest.raises(ValueError, match="NoSuchOp"):
+        coverage.rows(only=["NoSuchOp"])
+
+
+def test_command_json_and_total_line(capsys):
+    assert cli.main(["coverage", "--only", "Abs", "Add", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["operator"] for r in doc["rows"]] == ["Abs", "Add"]
+    assert doc["total"] == 2 and doc["complete"] == sum(r["complete"] for r in doc["rows"])
+    assert set(doc["rows"][0]) >= {"operator", "versions", "has_oracle", "has_strategy", "official_passed",
+                                    "official_total", "backends", "complete"}
+    assert cli.main(["coverage", "--only", "Abs"]) == 0
+    out = capsys.readouterr().out
+    assert "Abs" in out and out.strip().splitlines()[-1] in ("1 of 1 operators complete", "0 of 1 operators complete")
+
+
+def test_command_bad_results_dir_is_one_line(tmp_path, capsys):
+    assert cli.main(["coverage", "--only", "Abs", "--results", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nope" in err[0] and "results" in err[0]
+
+
+@pytest.mark.backend
+def test_backends_column_from_a_real_run(tmp_path):
+    pytest.importorskip("onnxruntime")
+    out = tmp_path / "run"
+    assert cli.main(["run", "--backend", "onnxruntime", "--spec", "onnx::Abs-*", "--jobs", "1", "--out", str(out)]) == 0
+    lines = (out / "results.jsonl").read_text().splitlines()
+    assert lines and all(json.loads(x)["backend"] == "onnxruntime" for x in lines)
+    abs_row, add_row = coverage.rows([out], only=["Abs", "Add"])
+    assert abs_row.backends == ["onnxruntime"]
+    assert add_row.backends == []
+
+
+@pytest.mark.slow
+def test_full_table():
+    table = coverage.rows()
+    assert [r.operator for r in table] == coverage.operators()
+    for r in table:
+        if r.complete:
+            assert r.versions and r.has_oracle and r.has_strategy
+            assert r.official_passed == r.official_total
+            assert all(oracle.has_oracle(v) for v in specs.load_spec("onnx", r.operator).versions)
+    print(f"{coverage.complete_count(table)} of {len(table)} operators complete")
