@@ -114,6 +114,8 @@ def coverage(results_dirs: list[str]) -> Coverage:
     except Exception as e:  # noqa: BLE001 -- the report must still render; the note says what broke
         return Coverage(None, f"coverage not available: rows() failed: {type(e).__name__}: {e}")
     columns = ["operator", "versions", "has_oracle", "has_strategy", "official_passed", "official_total", "backends", "complete"]
+    if rows and hasattr(rows[0], "missing"):  # the breadth tools also say why an operator is incomplete
+        columns.append("missing")
     return Coverage(rows, "", columns)
 
 
@@ -161,7 +163,7 @@ def render(rs: ResultSet, *, coverage_table: Coverage | None = None, now: dateti
         "verdicts": [v.value for v in VERDICTS],
         "dialects": sorted({p.dialect for p in pairs}),
         "operators": sorted({p.operator for p in pairs}, key=str.lower),
-        "coverage": coverage_table or Coverage(None, "coverage not available: not computed"),
+        "coverage": coverage_table or Coverage(None, "coverage not available: not computed (--no-coverage)"),
         "script": script,
         "script_hash": script_hash,
         "style": Markup((TEMPLATES / "report.css").read_text(encoding="utf-8")),

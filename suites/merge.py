@@ -31,6 +31,7 @@ class ResultsDir:
     path: Path
     run: dict  # run.json ({} when the directory has none)
     results: list[Result] = field(default_factory=list)
+    torn_line: int | None = None  # a last line cut short by a killed run (left out, as resume does)
 
 
 def read_dir(path: str | os.PathLike) -> ResultsDir:
@@ -42,7 +43,8 @@ def read_dir(path: str | os.PathLike) -> ResultsDir:
     jsonl = d / RESULTS_FILE
     if not jsonl.is_file():
         raise ResultsError(f"{jsonl}: missing (expected the results file that `opconform run --out {d}` writes)")
-    return ResultsDir(d, _read_run(d / RUN_FILE), dedup(_read_jsonl(jsonl)))
+    results, torn = _read_jsonl(jsonl)
+    return ResultsDir(d, _read_run(d / RUN_FILE), dedup(results), torn)
 
 
 def read_dirs(paths: Iterable[str | os.PathLike]) -> list[ResultsDir]:
@@ -61,7 +63,9 @@ def _read_run(path: Path) -> dict:
     return run
 
 
-def _read_jsonl(path: Path) -> list[Result]:
+def _read_jsonl(path: Path) -> tuple[list[Result], int | None]:
+    """The results, and the number of a torn last line (no newline, not JSON: the run was killed
+    while writing it) if there is one. Any other line that is not a result is an error."""
     out = []
     with path.open(encoding="utf-8", errors="surrogateescape") as f:
         for n, line in enumerate(f, 1):
@@ -70,10 +74,12 @@ def _read_jsonl(path: Path) -> list[Result]:
             try:
                 out.append(Result.from_json(json.loads(line)))
             except json.JSONDecodeError as e:
+                if not line.endswith("\n"):
+                    return out, n
                 raise ResultsError(f"{path}:{n}: corrupt line, not JSON ({e.msg} at column {e.colno})") from None
             except (KeyError, TypeError, ValueError, AttributeError) as e:
                 raise ResultsError(f"{path}:{n}: not a result (expected Result.to_json() fields: {e!r})") from None
-    return out
+    return out, None
 
 
 def dedup(results: Iterable[Result]) -> list[Result]:

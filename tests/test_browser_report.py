@@ -40,7 +40,7 @@ def page(tmp_path_factory):
     base = tmp_path_factory.mktemp("browser")
     rs = ResultSet.load([results_dir(base / "a", "alpha"), results_dir(base / "b", "beta")])
     out = base / "report"
-    write_report(rs, out)
+    write_report(rs, out, with_coverage=False)  # coverage runs the official cases: slow, tested elsewhere
     with sync_playwright() as p:
         ctx = p.chromium.launch_persistent_context(
             str(base / "profile"), executable_path=CHROMIUM, headless=True, args=ARGS,

@@ -132,3 +132,11 @@ def test_gate_accepts_merged_results(tmp_path, base):
     assert main(["merge", str(a), str(b), "--out", str(tmp_path / "m")]) == 0
     assert gate("--strict", "--baseline", base, tmp_path / "m") == 0
     assert json.loads((tmp_path / "m" / "run.json").read_text())["shards"] == ["1/2", "2/2"]
+
+
+def test_torn_last_line_is_a_warning(tmp_path, base, capsys):
+    d = _run(tmp_path, every_verdict())
+    with open(f"{d}/results.jsonl", "a") as f:
+        f.write('{"case_id": "x"')
+    assert gate("--baseline", base, d) == 0
+    assert "cut short by a killed run" in capsys.readouterr().out

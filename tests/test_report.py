@@ -20,7 +20,8 @@ def report(tmp_path):
     a = results_dir(tmp_path / "a", "alpha")
     b = results_dir(tmp_path / "b", "beta")
     out = tmp_path / "out"
-    assert main(["report", str(a), str(b), "--out", str(out)]) == 0
+    # the coverage table runs every official ONNX case (tens of seconds): see test_coverage_table
+    assert main(["report", str(a), str(b), "--out", str(out), "--no-coverage"]) == 0
     return out
 
 
@@ -52,7 +53,6 @@ def test_failure_drill_down_has_replay_command_and_highlight(report, tmp_path):
     assert f"opconform run --backend alpha --replay {tmp_path / 'a'} --case {mismatch.case_id}" in page
     assert 'class="differs"' in page
     assert "600 elements, summarised" in page  # the large input is summarised, not dumped
-    assert "coverage not available" in page or 'class="coverage"' in page
 
 
 def test_junit_has_one_testcase_per_case_and_maps_verdicts(report):
@@ -126,3 +126,29 @@ def test_large_tensor_is_summarised_with_stats():
     assert v.rows is None and "min 0, max 999" in v.summary
     small = tensorview.view(np.arange(6, dtype=np.int32).reshape(2, 3))
     assert [lead for lead, _ in small.rows] == ["[0, :]", "[1, :]"]
+
+
+def test_torn_last_line_of_a_killed_run_is_left_out_and_shown(tmp_path):
+    d = write_dir(tmp_path / "a", every_verdict(), None)
+    with (d / "results.jsonl").open("a") as f:
+        f.write('{"case_id": "x", "spe')  # killed mid-write: no newline
+    assert main(["report", str(d), "--out", str(tmp_path / "o"), "--no-coverage"]) == 0
+    page = (tmp_path / "o" / "index.html").read_text()
+    assert f"line {len(every_verdict()) + 1} of results.jsonl was cut short" in page
+
+
+@pytest.mark.slow
+def test_coverage_table_or_a_visible_note(tmp_path):
+    d = results_dir(tmp_path / "a", "alpha")
+    assert main(["report", str(d), "--out", str(tmp_path / "o")]) == 0
+    page = (tmp_path / "o" / "index.html").read_text()
+    try:
+        import opconform.reports.coverage  # noqa: F401 -- owned by the breadth tools
+    except ImportError:
+        assert "coverage not available" in page
+    else:
+        assert '<table class="coverage">' in page and "<td>GatherND</td>" in page
+
+
+def test_no_coverage_says_so(report):
+    assert "coverage not available: not computed" in (report / "index.html").read_text()

@@ -26,6 +26,8 @@ def main(args: argparse.Namespace) -> int:
     for f in findings:
         print(f.line())
     for d in rs.dirs:
+        if d.torn_line:
+            print(f"WARNING    {d.path}: results.jsonl line {d.torn_line} was cut short by a killed run; left out")
         if d.run.get("shards_missing"):
             print(f"WARNING    {d.path}: shards missing from the merge: {', '.join(d.run['shards_missing'])}")
     code = gate.exit_code(findings, args.strict)
