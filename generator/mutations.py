@@ -46,10 +46,16 @@ def _convert(x: np.ndarray, name: str) -> np.ndarray | None:
     return y if same else None
 
 
+def expressible(dialect: str) -> list[str]:
+    """Element types a model of this dialect can carry (a wrong type must still be writable)."""
+    names = generatable(dtypes.NAMES)
+    return [t for t in names if dtypes.get(t).openvino is not None] if dialect == "openvino" else names
+
+
 def wrong_type(port_name: str) -> Breaker:
     def breaker(draw, d: Draft) -> None:
         port = d.port(port_name)
-        others = [t for t in generatable(dtypes.NAMES) if t not in port.types and t != "string"] + (
+        others = [t for t in expressible(d.spec.dialect) if t not in port.types and t != "string"] + (
             ["string"] if "string" not in port.types else [])
         new = draw(st.sampled_from(others))
         kept = None if d.input(port_name) is None else _convert(d.input(port_name), new)
@@ -107,7 +113,7 @@ def generic_breakers(spec: SpecVersion) -> dict[str, Breaker]:
     for p in spec.inputs:
         if p.variadic:
             continue
-        if [t for t in generatable(dtypes.NAMES) if t not in p.types]:
+        if [t for t in expressible(spec.dialect) if t not in p.types]:
             out[f"{p.name}_type"] = wrong_type(p.name)
         if p.type_var and p.type_var in first_of_var and len(generatable(p.types)) > 1:
             out[f"{p.name}_type_matches_{first_of_var[p.type_var]}"] = mismatched_type(p.name, first_of_var[p.type_var])
@@ -127,7 +133,7 @@ def _retype(draw, d: Draft, everywhere: bool) -> None:
     """Another element type for one present input, or for every present input."""
     present = [k for k, x in enumerate(d.inputs) if x is not None]
     picked = present if everywhere else [draw(st.sampled_from(present))]
-    new = draw(st.sampled_from([t for t in generatable(dtypes.NAMES) if t != "string"]))
+    new = draw(st.sampled_from([t for t in expressible(d.spec.dialect) if t != "string"]))
     for k in picked:
         d.inputs[k] = draw(values.arrays(new, d.inputs[k].shape))
 

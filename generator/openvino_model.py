@@ -94,7 +94,13 @@ def build(spec: SpecVersion, case: Case):
             out = node.output(j)
             out.get_tensor().set_names({port.name})
             outputs.append(out)
-    return ov.Model(outputs, params, f"{spec.operator}_{spec.since}")
+    model = ov.Model(outputs, params, f"{spec.operator}_{spec.since}")
+    # OpenVINO numbers unnamed nodes from a process-wide counter; fixed names keep saved IR
+    # byte-identical from run to run
+    for k, op in enumerate(model.get_ordered_ops()):
+        if op.get_type_name() != "Parameter":
+            op.set_friendly_name(f"{op.get_type_name()}_{k}")
+    return model
 
 
 def _plain(v: Any) -> Any:

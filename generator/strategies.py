@@ -64,8 +64,8 @@ def broken_by(spec: SpecVersion, d: Draft, relation: str) -> tuple[bool, list[st
     failing = [s for s in statuses if s.state in ("broken", "unevaluable")]
     if not failing or failing[0].id != relation or failing[0].state != "broken":
         return False, []
-    if any(s.on_violation != "error" for s in failing):
-        return False, []
+    if any(s.on_violation != "error" and s.state == "broken" for s in failing):
+        return False, []  # an `undefined` relation that cannot be evaluated after the break is fine
     return True, [s.id for s in failing[1:]]
 
 

@@ -19,16 +19,28 @@ from opconform.generator.draft import Draft
 DATA, INDICES, BATCH = 0, 1, "batch_dims"
 
 
+def _negative_indices(d: Draft) -> bool:
+    """ONNX admits [-s, s-1]; OpenVINO's text defines [0, s-1] only."""
+    return d.spec.dialect == "onnx"
+
+
+def _min_tuple(d: Draft) -> int:
+    """ONNX requires indices.shape[-1] >= 1; OpenVINO sets no lower bound (0 selects whole entries)."""
+    return 1 if d.spec.dialect == "onnx" else 0
+
+
 @lru_cache(maxsize=None)
-def _index_column(s: int) -> st.SearchStrategy[int]:
+def _index_column(s: int, negative: bool) -> st.SearchStrategy[int]:
     """Indices into an axis of size s: both ends first (so they are reached by construction)."""
-    return st.one_of(st.sampled_from(sorted({0, s - 1, -s, -1})), st.integers(-s, s - 1))
+    lo = -s if negative else 0
+    return st.one_of(st.sampled_from(sorted({0, s - 1, lo, -1 if negative else 0})), st.integers(lo, s - 1))
 
 
 def _indices(draw, d: Draft, shape: tuple[int, ...], bounds: list[int]) -> np.ndarray:
     m = shape[-1]
     n = int(np.prod(shape, dtype=np.int64))
-    flat = draw(st.tuples(*[_index_column(bounds[j % m]) for j in range(n)])) if n else ()
+    neg = _negative_indices(d)
+    flat = draw(st.tuples(*[_index_column(bounds[j % m], neg) for j in range(n)])) if n else ()
     return values.from_elements(d.dtypes[INDICES], list(flat), shape)
 
 
@@ -46,13 +58,18 @@ def _layout(draw, d: Draft, b: int, r: int, q: int, m: int, *, batch_from: tuple
     d.inputs[INDICES] = _indices(draw, d, idx_shape, list(data_shape[b:b + m]))
 
 
+def _has_batch(d: Draft) -> bool:
+    """GatherND-11 has no batch_dims (it came with version 12)."""
+    return any(a.name == BATCH for a in d.spec.attributes)
+
+
 def _max_rank(d: Draft) -> int:
     return max(2, d.profile.max_rank)
 
 
 def inputs(draw, d: Draft) -> None:
     top = _max_rank(d)
-    explicit = draw(st.booleans())
+    explicit = _has_batch(d) and draw(st.booleans())
     b = draw(st.integers(0, top - 1)) if explicit else 0
     if explicit:
         d.attributes[BATCH] = b
@@ -60,7 +77,7 @@ def inputs(draw, d: Draft) -> None:
         d.attributes.pop(BATCH, None)
     r = draw(st.integers(b + 1, top))
     q = draw(st.integers(b + 1, top))
-    m = draw(st.integers(1, r - b))
+    m = draw(st.integers(_min_tuple(d), r - b))
     _layout(draw, d, b, r, q, m)
 
 
@@ -72,7 +89,7 @@ def break_indices_in_bounds(draw, d: Draft) -> None:
     """One index just past either end of its axis: s or -s-1."""
     idx = d.inputs[INDICES]
     assume(idx.size > 0)
-    b = d.resolved[BATCH]
+    b = d.resolved.get(BATCH, 0)
     m = idx.shape[-1]
     bounds = d.inputs[DATA].shape[b:b + m]
     flat = idx.reshape(-1).copy()
@@ -85,9 +102,9 @@ def break_indices_in_bounds(draw, d: Draft) -> None:
 def break_tuple_length(draw, d: Draft) -> None:
     """indices_shape[-1] = 0, or r - b + 1 (one column more than data has axes after the batch)."""
     data, idx = d.inputs[DATA], d.inputs[INDICES]
-    b = d.resolved[BATCH]
+    b = d.resolved.get(BATCH, 0)
     r = data.ndim
-    m = draw(st.sampled_from([0, r - b + 1]))
+    m = draw(st.sampled_from([0, r - b + 1] if _min_tuple(d) else [r - b + 1]))
     shape = idx.shape[:-1] + (m,)
     bounds = list(data.shape[b:]) + [1]
     d.inputs[INDICES] = _indices(draw, d, shape, bounds) if m else np.zeros(shape, dtype=idx.dtype)
@@ -95,11 +112,12 @@ def break_tuple_length(draw, d: Draft) -> None:
 
 def break_batch_shapes(draw, d: Draft) -> None:
     """b >= 1 and one leading dimension of indices differs from data's."""
+    assume(_has_batch(d))
     top = _max_rank(d)
     b = draw(st.integers(1, top - 1))
     d.attributes[BATCH] = b
     r, q = draw(st.integers(b + 1, top)), draw(st.integers(b + 1, top))
-    _layout(draw, d, b, r, q, draw(st.integers(1, r - b)))
+    _layout(draw, d, b, r, q, draw(st.integers(_min_tuple(d), r - b)))
     idx = d.inputs[INDICES]
     axis = draw(st.integers(0, b - 1))
     shape = list(idx.shape)
@@ -112,6 +130,7 @@ def break_batch_shapes(draw, d: Draft) -> None:
 def break_batch_below_ranks(draw, d: Draft) -> None:
     """b = q < r: the only way to break b < min(q, r) alone. Then indices' shape is data's first
     q dimensions (so the batch shapes agree) and its last dimension m = data.shape[q-1] <= r - b."""
+    assume(_has_batch(d))
     top = _max_rank(d)
     b = draw(st.integers(1, top - 1))
     r = draw(st.integers(b + 1, top))

@@ -1,0 +1,44 @@
+"""One case as OpenVINO IR, built with the native opset of the spec version:
+
+    <case>/model.xml, <case>/model.bin          ov.save_model, weights not compressed
+    <case>/input_<i>.npy                         one per model Parameter, in order
+    <case>/output_<j>.npy                        one per model result (valid cases only)
+
+NumPy lacks bfloat16 and the float8/4-bit types: those files hold the raw bits (see
+tensorfiles.py). When OpenVINO refuses to build the node (an invalid case caught at graph
+construction), no model is written and the manifest records OpenVINO's message.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from opconform.generator import onnx_model, openvino_model
+from opconform.generator.writers.tensorfiles import write_npy
+from opconform.model import Case, SpecVersion
+
+FORMAT = "openvino-ir"
+
+
+def write(spec: SpecVersion, case: Case, directory: Path) -> dict:
+    import openvino as ov
+
+    directory.mkdir(parents=True, exist_ok=True)
+    entry: dict = {"format": FORMAT, "model": None, "model_error": None, "inputs": [], "outputs": []}
+    try:
+        model = openvino_model.build(spec, case)
+    except (RuntimeError, ValueError, TypeError) as e:  # OpenVINO validates nodes as it builds them
+        entry["model_error"] = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        model = None
+    if model is not None:
+        ov.save_model(model, str(directory / "model.xml"), compress_to_fp16=False)
+        entry["model"] = "model.xml"
+        entry["weights"] = "model.bin"
+    constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
+    names = onnx_model.input_names(spec, case)  # the Parameters carry the same names
+    fed = [(name, x) for name, x, c in zip(names, case.inputs, constant) if x is not None and not c]
+    entry["inputs"] = [write_npy(directory / f"input_{i}.npy", x, name) for i, (name, x) in enumerate(fed)]
+    if case.expected.kind == "outputs" and case.expected.alternatives:
+        produced = case.expected.alternatives[0].outputs
+        asked = [(p.name, produced[j]) for j, (p, on) in enumerate(zip(spec.outputs, case.outputs_requested)) if on]
+        entry["outputs"] = [write_npy(directory / f"output_{j}.npy", x, name) for j, (name, x) in enumerate(asked)]
+    return entry

@@ -1,0 +1,50 @@
+"""Tensor files beside a model: TensorProto (.pb) for ONNX test data, NumPy (.npy) for OpenVINO IR.
+
+NumPy has no native bfloat16/float8/int4: such arrays are stored as their raw bits
+(uint8/uint16 .npy) and the manifest names the real element type ("stored_as": "bits").
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from opconform import dtypes
+from opconform.generator.onnx_model import to_tensor_proto
+
+_NATIVE = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           "bool", "complex64", "complex128"}
+
+
+def write_pb(path: Path, x: np.ndarray, name: str) -> dict:
+    path.write_bytes(to_tensor_proto(x, name).SerializeToString())
+    return describe(path, x, name)
+
+
+def write_npy(path: Path, x: np.ndarray, name: str) -> dict:
+    etype = dtypes.name_of(x.dtype)
+    entry = describe(path, x, name)
+    if etype == "string":
+        data = np.array([str(s) for s in x.reshape(-1)], dtype=np.str_).reshape(x.shape)
+    elif etype in _NATIVE:
+        data = np.ascontiguousarray(x)
+    else:
+        data = np.ascontiguousarray(x).view({1: np.uint8, 2: np.uint16}[x.dtype.itemsize])
+        entry["stored_as"] = "bits"
+    with path.open("wb") as f:
+        np.save(f, data, allow_pickle=False)
+    return entry
+
+
+def read_npy(path: Path, element_type: str) -> np.ndarray:
+    """Inverse of write_npy."""
+    data = np.load(path, allow_pickle=False)
+    if element_type == "string":
+        return data.astype(object)
+    if element_type in _NATIVE:
+        return data
+    return data.view(dtypes.numpy_dtype(element_type))
+
+
+def describe(path: Path, x: np.ndarray, name: str) -> dict:
+    return {"name": name, "file": path.name, "element_type": dtypes.name_of(x.dtype), "shape": list(x.shape)}
