@@ -8,16 +8,45 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from contextlib import contextmanager
 from time import perf_counter
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Iterator, Sequence
 
 import numpy as np
 
 from opconform.model import Case, Outcome, SpecVersion
 
 
+# Which side of the harness/backend line the process is on. The runner's worker listens, so that
+# when the process dies the parent knows whether the backend did it or the harness did (say,
+# onnx's own shape inference while a model was being built).
+_phase = ["harness"]
+_phase_listener: list[Callable[[str], None]] = [lambda name: None]
+
+
+def set_phase_listener(fn: Callable[[str], None]) -> None:
+    _phase_listener[0] = fn
+
+
+@contextmanager
+def phase(name: str) -> Iterator[None]:
+    """Mark a stretch of code as 'backend' (the implementation under test) or 'harness'."""
+    previous = _phase[0]
+    _phase[0] = name
+    _phase_listener[0](name)
+    try:
+        yield
+    finally:
+        _phase[0] = previous
+        _phase_listener[0](previous)
+
+
 class BackendMissing(RuntimeError):
     """A backend cannot be loaded; the message is one line and names the extra to install."""
+
+
+class HarnessError(Exception):
+    """opconform itself failed on a case (building its model, mapping its outputs): never blamed on the backend."""
 
 
 class BuildFailed(Exception):
@@ -108,7 +137,10 @@ class Backend:
         if entry is None:
             t0 = perf_counter()
             try:
-                entry = self.prepare(spec, case)
+                with phase("backend"):
+                    entry = self.prepare(spec, case)
+            except HarnessError:
+                raise
             except Exception as e:  # noqa: BLE001 - a backend may raise anything; we classify it
                 entry = _Failed(self.classify(e, "build"), short_message(e))
             self._build_seconds += perf_counter() - t0
@@ -120,8 +152,11 @@ class Backend:
             return Outcome(entry.status, message=entry.message, build_seconds=self._build_seconds)
         before, t0 = self._build_seconds, perf_counter()
         try:
-            outputs = list(self.run(entry, spec, case))
+            with phase("backend"):
+                outputs = list(self.run(entry, spec, case))
             status, message = "ok", ""
+        except HarnessError:
+            raise
         except BuildFailed as e:
             outputs, status, message = [], self.classify(e.cause, "build"), short_message(e.cause)
         except Exception as e:  # noqa: BLE001

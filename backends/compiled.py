@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from opconform.backends.base import Backend, BuildFailed
+from opconform.backends.base import Backend, BuildFailed, HarnessError, phase
 from opconform.model import Case, SpecVersion
 
 
@@ -81,8 +81,12 @@ class CompiledModelBackend(Backend):
         raise NotImplementedError
 
     def prepare(self, spec: SpecVersion, case: Case) -> Prepared:
-        model = self.build_model(spec, case)
-        prepared = Prepared(model, self.io_of(spec, case, model))
+        with phase("harness"):  # building the model is opconform's work, not the backend's
+            try:
+                model = self.build_model(spec, case)
+                prepared = Prepared(model, self.io_of(spec, case, model))
+            except Exception as e:
+                raise HarnessError(f"building the model failed: {type(e).__name__}: {e}") from e
         try:
             prepared.handle = self.load(model)
         except Exception as e:
@@ -94,13 +98,15 @@ class CompiledModelBackend(Backend):
         feeds = prepared.io.feeds(case)
         handle = prepared.handle if prepared.handle is not None else self._static_handle(prepared, feeds)
         got = self.infer(handle, feeds, prepared.io.output_names)
-        return prepared.io.place(spec, got)
+        with phase("harness"):
+            return prepared.io.place(spec, got)
 
     def _static_handle(self, prepared: Prepared, feeds: dict[str, np.ndarray]) -> Any:
         key = tuple((n, a.shape) for n, a in feeds.items())
         handle = prepared.per_shape.get(key)
         if handle is None:
-            static = self.specialize(prepared.model, {n: a.shape for n, a in feeds.items()})
+            with phase("harness"):
+                static = self.specialize(prepared.model, {n: a.shape for n, a in feeds.items()})
             try:
                 handle = self.timed_build(self.load, static)
             except Exception as e:

@@ -17,7 +17,7 @@ def onnx_io(spec: SpecVersion, case: Case, model: onnx.ModelProto) -> ModelIO:
     names = [i.name for i in model.graph.input if i.name not in inits]
     fed = ModelIO.fed_positions(case)
     if len(fed) != len(names):
-        raise RuntimeError(f"harness: model has {len(names)} graph inputs but the case feeds {len(fed)}")
+        raise ValueError(f"model has {len(names)} graph inputs but the case feeds {len(fed)}")
     outs = [o.name for o in model.graph.output]
     spec_names = [p.name for p in spec.outputs]
     if all(n in spec_names for n in outs):

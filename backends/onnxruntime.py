@@ -11,9 +11,11 @@ from opconform.backends import opsets
 from opconform.backends.onnx_base import OnnxBackend
 from opconform.backends.probe import highest_loadable_opset
 
-# onnxruntime's status codes that mean "this build does not implement it", as they appear in messages
+# how onnxruntime says "this build does not implement it" (status code, or the type registry and the
+# Python binding refusing an element type such as complex or ml_dtypes' bfloat16)
 _UNSUPPORTED = ("NOT_IMPLEMENTED", "Could not find an implementation", "ValidateOpsetForDomain",
-                "Unsupported model IR version", "is under development")
+                "Unsupported model IR version", "is under development", "is not currently registered or supported",
+                "can't be converted to MLDataType")
 
 
 class OnnxRuntimeBackend(OnnxBackend):
@@ -44,7 +46,7 @@ class OnnxRuntimeBackend(OnnxBackend):
 
     def classify(self, exc: BaseException, stage: str) -> str:
         text = str(exc)
-        return "unsupported" if stage == "build" and any(s in text for s in _UNSUPPORTED) else "error"
+        return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
 
 
 @lru_cache(maxsize=None)

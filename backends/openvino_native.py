@@ -32,7 +32,7 @@ class OpenVinoNativeBackend(CompiledModelBackend):
     def io_of(self, spec: SpecVersion, case: Case, model: Any) -> ModelIO:
         fed = ModelIO.fed_positions(case)
         if len(fed) != len(model.inputs):
-            raise RuntimeError(f"harness: model has {len(model.inputs)} parameters but the case feeds {len(fed)}")
+            raise ValueError(f"model has {len(model.inputs)} parameters but the case feeds {len(fed)}")
         slots = ModelIO.requested_slots(case)[: len(model.outputs)]
         return ModelIO([str(i) for i in range(len(fed))], fed, [str(i) for i in range(len(slots))], slots)
 

@@ -7,14 +7,19 @@ it for every case of that signature.
 """
 from __future__ import annotations
 
+import fnmatch
 import hashlib
+import json
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Callable, Hashable, Iterable, Sequence
 
-from opconform.model import Alternative, Case, Expectation, SpecVersion
+import numpy as np
+
+from opconform import tensors
+from opconform.model import Alternative, Case, Expectation, SpecVersion, _jsonable
 from opconform.suites import profiles
 
 
@@ -25,6 +30,24 @@ class SpecCases:
     error: str | None = None  # why generation failed (the run goes on without this spec)
     note: str | None = None  # e.g. no oracle: only must-refuse cases
     seconds: float = 0.0
+
+
+def select(pattern: str | None) -> tuple[list[SpecVersion], dict[str, str]]:
+    """Spec versions matching the pattern (as `specs.select`), and {file: error} for spec files
+    that do not load: a malformed file costs its own cases, not the run."""
+    from opconform import specs
+    from opconform.model import SpecError
+
+    versions, errors = [], {}
+    for path in specs.spec_files():
+        try:
+            versions += specs.load_file(path).versions
+        except SpecError as e:
+            errors[str(path)] = str(e)
+    pats = [p.strip() for p in (pattern or "").split(",") if p.strip()]
+    if pats:
+        versions = [v for v in versions if any(fnmatch.fnmatchcase(v.id, p) or fnmatch.fnmatchcase(f"{v.dialect}::{v.operator}", p) for p in pats)]
+    return versions, errors
 
 
 def example_cases(spec: SpecVersion, expect: Callable | None) -> list[Case]:
@@ -137,8 +160,22 @@ def batches(groups: Iterable[tuple[Hashable, list[Item]]], size: int) -> list[li
     return out
 
 
-def group_by_signature(items: Iterable[Item], signature: Callable[[str, Case], Hashable]) -> list[tuple[Hashable, list[Item]]]:
+def group_key(spec_id: str, case: Case) -> Hashable:
+    """What a case's model depends on, computed cheaply and safely: the same parts as the builder's
+    signature (opconform.generator.onnx_model.signature) except output types it would infer with
+    onnx's C++ shape inference, which can crash on invalid cases and must not run in the parent.
+    Workers key their model cache on the real signature; this key only groups and shards."""
+    constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
+    per_input = tuple(None if x is None else (str(x.dtype), x.ndim, tensors.digest(x) if c else None)
+                      for x, c in zip(case.inputs, constant))
+    alts = case.expected.alternatives
+    outs = None if not alts else tuple(None if o is None else (str(o.dtype), np.ndim(o)) for o in alts[0].outputs)
+    attrs = json.dumps(_jsonable(dict(case.attributes)), sort_keys=True)
+    return (spec_id, attrs, per_input, tuple(case.outputs_requested), outs)
+
+
+def group(items: Iterable[Item]) -> list[tuple[Hashable, list[Item]]]:
     groups: dict[Hashable, list[Item]] = {}
     for sid, case in items:
-        groups.setdefault(signature(sid, case), []).append((sid, case))
+        groups.setdefault(group_key(sid, case), []).append((sid, case))
     return list(groups.items())

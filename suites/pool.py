@@ -50,6 +50,7 @@ class _Worker:
     process: Any
     conn: Any
     started: float
+    phase: Any  # shared flag: worker.BACKEND while the backend's code runs
     ready: bool = False
     pending: list[Item] = field(default_factory=list)
     last: float = 0.0  # when it last showed progress (batch sent or result received)
@@ -63,6 +64,7 @@ class PoolStats:
     crashes: int = 0
     timeouts: int = 0
     memory_kills: int = 0
+    harness_deaths: int = 0
     models_built: int = 0
     backend_version: str = ""
 
@@ -85,11 +87,12 @@ class WorkerPool:
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
-        p = self._ctx.Process(target=worker.main, args=(child, self.backend_ref, self.shard), daemon=True)
+        flag = self._ctx.Value("i", worker.HARNESS, lock=False)
+        p = self._ctx.Process(target=worker.main, args=(child, self.backend_ref, self.shard, flag), daemon=True)
         p.start()
         child.close()
         self.stats.workers_started += 1
-        return _Worker(p, parent, monotonic())
+        return _Worker(p, parent, monotonic(), flag)
 
     def run(self, batches: Sequence[list[Item]]) -> PoolStats:
         queue: deque[list[Item]] = deque(b for b in batches if b)
@@ -164,13 +167,14 @@ class WorkerPool:
                 raise PoolError(f"backend {self.backend_ref!r} cannot start: {message}")
         if w.pending:
             item, rest = w.pending[0], w.pending[1:]
-            if status == "timeout":
-                self.stats.timeouts += 1
-            elif status == "memory":
-                self.stats.memory_kills += 1
+            if w.phase.value != worker.BACKEND:
+                # it died in opconform's own code (e.g. onnx shape inference building the model)
+                self.stats.harness_deaths += 1
+                self.on_harness_error(item[1].id, item[0], f"died outside the backend, in the harness: {message}")
             else:
-                self.stats.crashes += 1
-            self.on_lost(item, "timeout" if status == "timeout" else "crash", message)
+                kind = {"timeout": "timeouts", "memory": "memory_kills"}.get(status, "crashes")
+                setattr(self.stats, kind, getattr(self.stats, kind) + 1)
+                self.on_lost(item, "timeout" if status == "timeout" else "crash", message)
             if rest:
                 queue.appendleft(rest)
 

@@ -48,7 +48,18 @@ def make(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, *, shard
          harness_seconds: float = 0.0) -> dict:
     """The Result of a case, as the dict written to results.jsonl. The backend's outputs are kept
     only when the verdict is not pass (for a pass they equal an expected alternative)."""
-    verdict, detail, matched = verdicts.judge(spec, case, outcome)
+    return _result(spec, case, outcome, backend, shard, harness_seconds, *verdicts.judge(spec, case, outcome))
+
+
+def not_taken(spec: SpecVersion, case: Case, backend: str, reason: str, *, shard: str | None = None) -> dict:
+    """The Result of a case whose spec version the backend does not take at all (say, an opset it
+    cannot load): unsupported, whatever the case expects, since nothing was tested."""
+    detail = f"{reason} [{verdicts.describe_call(spec, case)}]"
+    return _result(spec, case, Outcome("unsupported", message=reason), backend, shard, 0.0, Verdict.UNSUPPORTED, detail, None)
+
+
+def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard: str | None, harness_seconds: float,
+            verdict: Verdict, detail: str, matched: dict | None) -> dict:
     return Result(
         case_id=case.id,
         spec_id=spec.id,

@@ -12,10 +12,10 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from time import perf_counter
-from typing import Any, Hashable
+from typing import Any
 
 from opconform import __version__, backends, specs
-from opconform.model import Case, Outcome
+from opconform.model import Outcome
 from opconform.suites import plan, profiles, record, results
 from opconform.suites.pool import WorkerPool
 
@@ -115,7 +115,8 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
             summary.counts[r["spec_id"]][r["verdict"]] += 1
         summary.cases_skipped = len(writer.done)
 
-        versions = specs.select(config.spec_pattern)
+        versions, bad_files = plan.select(config.spec_pattern)
+        summary.generation_errors.update(bad_files)
         if not versions:
             raise ValueError(f"--spec {config.spec_pattern!r} matches no spec version; see `opconform validate`")
         mine = [v for v in versions if v.dialect in backend.dialects]
@@ -130,17 +131,12 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
             if sc.note:
                 summary.notes[sc.spec_id] = sc.note
 
-        def signature(sid: str, case: Case) -> Hashable:
-            try:
-                return backend.signature(specs.load(sid), case)
-            except Exception:  # noqa: BLE001 - an unsignable case runs alone (the worker reports the problem)
-                return (sid, case.id)
-
+        refused = {v.id: reason for v in mine if (reason := backend.accepts(v))}
         todo = [(sc.spec_id, c) for sc in planned for c in sc.cases if c.id not in writer.done]
-        groups = [(k, items) for k, items in plan.group_by_signature(todo, signature) if plan.in_shard(k, shard)]
-        batches = plan.batches(groups, config.batch_size)
-        total = sum(len(b) for b in batches)
-        listener.executing(total, summary.cases_skipped)
+        groups = [(k, items) for k, items in plan.group(todo) if plan.in_shard(k, shard)]
+        untaken = [item for _, items in groups for item in items if item[0] in refused]
+        batches = plan.batches([(k, items) for k, items in groups if items[0][0] not in refused], config.batch_size)
+        listener.executing(len(untaken) + sum(len(b) for b in batches), summary.cases_skipped)
 
         def on_result(r: dict) -> None:
             writer.write(r)
@@ -158,6 +154,8 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         def on_harness_error(case_id: str, spec_id: str, message: str) -> None:
             summary.harness_errors.append({"case_id": case_id, "spec_id": spec_id, "message": message})
 
+        for sid, case in untaken:  # nothing to run: the backend does not take these spec versions
+            on_result(record.not_taken(specs.load(sid), case, backend.name, refused[sid], shard=config.shard))
         pool = WorkerPool(backend.ref or config.backend, jobs=config.jobs, timeout=config.timeout,
                           memory_limit_mb=config.memory_limit_mb, shard=config.shard,
                           on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error)

@@ -8,7 +8,7 @@ backend passes when it agrees with any of them, and matched_policies says which 
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -46,7 +46,9 @@ def _type_of(a: Any) -> str:
 
 
 def _short(v: Any) -> str:
-    text = repr(v.tolist() if isinstance(v, np.ndarray) else v)
+    if isinstance(v, (np.ndarray, np.generic)):
+        v = v.tolist() if isinstance(v, np.ndarray) else v.item()
+    text = repr(v)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -148,6 +150,3 @@ def _close(spec: SpecVersion, type_name: str, got: np.ndarray, want: np.ndarray)
         ok &= ~((g == 0) & (w == 0) & (np.signbit(g) != np.signbit(w)))
     return ok
 
-
-def policies_text(policies: Mapping[str, str] | None) -> str:
-    return ", ".join(f"{k}={v}" for k, v in (policies or {}).items())

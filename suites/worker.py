@@ -11,11 +11,21 @@ from typing import Any
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "RUST_BACKTRACE": "0"}
 
 
-def main(conn: Any, backend_ref: str, shard: str | None) -> None:
+BACKEND, HARNESS = 1, 0  # values of the shared phase flag
+
+
+def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any) -> None:
+    """phase_flag: a shared integer the parent reads after a death, to tell backend from harness."""
     for k, v in THREAD_ENV.items():
         os.environ.setdefault(k, v)
     from opconform import backends, specs
+    from opconform.backends import base
     from opconform.suites import record
+
+    def on_phase(name: str) -> None:
+        phase_flag.value = BACKEND if name == "backend" else HARNESS
+
+    base.set_phase_listener(on_phase)
 
     try:
         backend = backends.get(backend_ref)

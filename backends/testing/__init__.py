@@ -1,0 +1,1 @@
+"""Backends for testing the runner itself (not for certifying anything)."""

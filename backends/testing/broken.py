@@ -1,0 +1,137 @@
+"""A deliberately broken backend: per case it crashes, hangs, blows up its memory, returns wrong
+shapes, element types or values, leaves outputs out, refuses valid input or accepts invalid input.
+
+    opconform run --backend opconform.backends.testing.broken:BrokenBackend ...
+
+Which misbehaviour a case gets: from the JSON file named by $OPCONFORM_BROKEN_PLAN
+({case id: behaviour}) when set, else from the case id's hash. behaviour() and expected_verdict()
+let a test check that the runner judged every case as it should.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from functools import lru_cache
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+
+from opconform.backends.base import Backend
+from opconform.model import Case, SpecVersion
+
+VALID_BEHAVIOURS = ("pass", "segv", "abort", "hang", "memory", "wrong-shape", "wrong-dtype", "mismatch",
+                    "missing", "refuse", "unsupported")
+INVALID_BEHAVIOURS = ("refuse", "accept", "segv", "hang")
+PLAN_ENV = "OPCONFORM_BROKEN_PLAN"
+
+_VERDICTS = {"pass": "pass", "segv": "crash", "abort": "crash", "memory": "crash", "hang": "timeout",
+             "wrong-shape": "wrong-shape", "wrong-dtype": "wrong-dtype", "mismatch": "mismatch",
+             "missing": "missing-output", "refuse": "error", "unsupported": "unsupported"}
+
+
+class Unsupported(RuntimeError):
+    pass
+
+
+@lru_cache(maxsize=1)
+def _plan(path: str | None) -> dict[str, str]:
+    return json.loads(open(path).read()) if path else {}
+
+
+def behaviour(case: Case) -> str:
+    planned = _plan(os.environ.get(PLAN_ENV)).get(case.id)
+    if planned:
+        return planned
+    options = VALID_BEHAVIOURS if case.expected.kind == "outputs" else INVALID_BEHAVIOURS
+    chosen = options[int(case.id, 16) % len(options)]
+    return "wrong-shape" if chosen == "mismatch" and not can_mismatch(case) else chosen
+
+
+def expected_verdict(case: Case, chosen: str) -> str:
+    """The verdict a correct runner gives a case this backend handled with behaviour `chosen`."""
+    if case.expected.kind == "outputs":
+        return _VERDICTS[chosen]
+    if chosen in ("segv", "abort", "memory"):
+        return "crash"
+    if chosen == "hang":
+        return "timeout"
+    if case.expected.kind == "undefined":
+        return "pass"
+    return "accepted-invalid" if chosen == "accept" else "pass"
+
+
+class BrokenBackend(Backend):
+    name = "broken"
+    dialects = ("onnx", "openvino")
+
+    def version(self) -> str:
+        return "0"
+
+    def signature(self, spec: SpecVersion, case: Case) -> Hashable:
+        return case.id  # no model to share
+
+    def prepare(self, spec: SpecVersion, case: Case) -> Any:
+        return None
+
+    def classify(self, exc: BaseException, stage: str) -> str:
+        return "unsupported" if isinstance(exc, Unsupported) else "error"
+
+    def run(self, prepared: Any, spec: SpecVersion, case: Case) -> Sequence[np.ndarray | None]:
+        chosen = behaviour(case)
+        if chosen == "segv":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if chosen == "abort":
+            os.abort()
+        if chosen == "hang":
+            time.sleep(3600)
+        if chosen == "memory":
+            _blow_up()
+        if chosen == "refuse":
+            raise RuntimeError("broken backend refuses this input")
+        if chosen == "unsupported":
+            raise Unsupported("broken backend does not implement this element type")
+        asked = [i for i, a in enumerate(case.outputs_requested) if a]
+        if chosen == "accept" or case.expected.kind != "outputs":
+            return [np.zeros(1, np.float32) if i in asked else None for i in range(len(spec.outputs))]
+        alternatives = case.expected.alternatives
+        right = list(alternatives[0].outputs)
+        out: list[np.ndarray | None] = [right[i] if i in asked else None for i in range(len(spec.outputs))]
+        if chosen == "missing":
+            out[asked[0]] = None
+        elif chosen == "wrong-shape":
+            out[asked[0]] = np.expand_dims(right[asked[0]], 0)
+        elif chosen == "wrong-dtype":
+            x = np.asarray(right[asked[0]])
+            out[asked[0]] = np.zeros(x.shape, np.float64 if x.dtype == np.float32 else np.float32)
+        elif chosen == "mismatch":
+            i = next((k for k in asked if np.size(right[k])), asked[0])
+            out[i] = _differing(right[i], [a.outputs[i] for a in alternatives])
+        return out
+
+
+def can_mismatch(case: Case) -> bool:
+    """A value mismatch needs a requested output with at least one element."""
+    alt = case.expected.alternatives[0]
+    return any(np.size(alt.outputs[i]) for i, a in enumerate(case.outputs_requested) if a)
+
+
+def _differing(x: np.ndarray, alternatives: list[np.ndarray]) -> np.ndarray:
+    """x with its first element changed to a value no alternative has there."""
+    y = np.array(x, copy=True)
+    taken = {str(np.asarray(a).reshape(-1)[0]) for a in alternatives if np.shape(a) == x.shape}
+    candidates = ["zz", "yy"] if y.dtype == object else [1, 2, 3, 0]
+    flat = y.reshape(-1)
+    for c in candidates:
+        flat[0] = np.asarray(c).astype(y.dtype) if y.dtype != object else c
+        if str(flat[0]) not in taken:
+            break
+    return flat.reshape(x.shape)
+
+
+def _blow_up() -> None:
+    hoard = []
+    for _ in range(400):  # stops at ~10 GiB even if nobody watches
+        hoard.append(np.ones(25 << 20, np.uint8))
+    time.sleep(3600)
