@@ -59,6 +59,8 @@ def slice_(x: np.ndarray, starts, ends, axes=None, steps=None) -> np.ndarray:
 # ------------------------------------------------------------------------ pad
 def pad(x: np.ndarray, pads, axes, mode: str, value) -> np.ndarray:
     """ONNX Pad: negative pads crop first, then numpy.pad with the ONNX mode of the same name."""
+    if x.ndim == 0:  # nothing to pad (numpy.pad refuses a rank-0 array)
+        return x.copy()
     n_axes = x.ndim if axes is None else len(int_list(axes))
     axes = np.arange(x.ndim) if axes is None else normalize_axes(int_list(axes), x.ndim)
     p = np.asarray(int_list(pads), dtype=np.int64)

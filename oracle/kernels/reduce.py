@@ -67,9 +67,8 @@ def run(reduction: Reduction, spec: SpecVersion, inputs: Sequence, attributes: M
     axes = axes_of(spec, inputs, attributes)
     keepdims = bool(attributes.get("keepdims", 1))
     kind = dtypes.name_of(x.dtype)
-    work = _working_array(x, kind, reduction)
     with np.errstate(all="ignore"):
-        y = reduction.pre(work)
+        y = reduction.pre(_working_array(x, kind, reduction))
         if axes != ():
             y = _combine(reduction.combine, y, axes, keepdims, kind, policies.get("nan_handling", "propagate"))
         y = reduction.post(y)

@@ -1,0 +1,40 @@
+"""Hook for onnx::Concat: inputs of one rank that agree off the axis, sizes along it drawn apart."""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from opconform.generator import shapes
+from opconform.generator.draft import Draft
+from opconform.generator.families.default import input_array
+
+
+def inputs(draw, d: Draft) -> None:
+    rank = draw(st.integers(1, d.profile.max_rank))
+    base = list(draw(shapes.shapes(rank, d.profile)))
+    axis = draw(st.integers(-rank, rank - 1))
+    d.attributes["axis"] = axis
+    arrays = []
+    for i in range(len(d.present)):
+        base[axis] = draw(st.integers(0, d.profile.max_side))
+        arrays.append(input_array(draw, d, i, shape=tuple(base)))
+    d.inputs = arrays
+
+
+def _break_off_axis(draw, d: Draft) -> None:
+    x = d.inputs[-1]
+    a = int(d.attributes["axis"]) % x.ndim
+    other = (a + 1) % x.ndim
+    if other == a:  # rank 1: nothing off the axis; use rank 2 for every input
+        d.inputs = [v.reshape(1, -1) for v in d.inputs]
+        d.attributes["axis"] = 1
+        x, other = d.inputs[-1], 0
+    shape = list(x.shape)
+    shape[other] += 1
+    d.inputs[-1] = input_array(draw, d, len(d.inputs) - 1, shape=tuple(shape))
+
+
+def _break_rank(draw, d: Draft) -> None:
+    d.inputs[-1] = d.inputs[-1][None]
+
+
+BREAK = {"same_dims_off_axis": _break_off_axis, "inputs_same_rank": _break_rank}

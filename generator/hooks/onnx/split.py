@@ -1,0 +1,47 @@
+"""Hook for onnx::Split: `split` sizes that sum to the axis, or (version 18) num_outputs.
+
+Version 13 always gets `split`: without it the part count is the node's output count, which a
+case (one entry per output port) cannot state."""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from opconform.generator import shapes
+from opconform.generator.draft import Draft
+from opconform.generator.families.default import input_array
+from opconform.generator.hooks.onnx._layout import normalized, set_ints
+
+
+def inputs(draw, d: Draft) -> None:
+    rank = draw(st.integers(1, d.profile.max_rank))
+    data = input_array(draw, d, 0, shape=draw(shapes.shapes(rank, d.profile)))
+    d.inputs = [data, None]
+    if draw(st.booleans()):
+        d.attributes["axis"] = draw(st.integers(-rank, rank - 1))
+    else:
+        d.attributes.pop("axis", None)
+    dim = data.shape[normalized(int(d.resolved.get("axis", 0)), rank)]
+    has_num = any(a.name == "num_outputs" for a in d.spec.attributes)
+    d.attributes.pop("num_outputs", None)
+    if has_num and dim > 0 and draw(st.booleans()):
+        d.present[1] = False
+        parts = draw(st.integers(1, dim).filter(lambda n: -(-dim // n) * (n - 1) < dim))
+        d.attributes["num_outputs"] = parts
+        return
+    cuts = sorted(draw(st.lists(st.integers(0, dim), max_size=3)))
+    set_ints(d, "split", [b - a for a, b in zip([0] + cuts, cuts + [dim])])
+
+
+def _break_sum(draw, d: Draft) -> None:
+    d.attributes.pop("num_outputs", None)
+    dim = d.input("input").shape[normalized(int(d.resolved.get("axis", 0)), d.input("input").ndim)]
+    set_ints(d, "split", [dim + 1])
+
+
+def _break_negative(draw, d: Draft) -> None:
+    d.attributes.pop("num_outputs", None)
+    dim = d.input("input").shape[normalized(int(d.resolved.get("axis", 0)), d.input("input").ndim)]
+    set_ints(d, "split", [-1, dim + 1])
+
+
+BREAK = {"split_sums_to_dim": _break_sum, "split_nonnegative": _break_negative}

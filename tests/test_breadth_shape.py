@@ -1,0 +1,179 @@
+"""The shape/layout specs and oracles beyond the official node cases: the text's rules checked
+against independent computations (plain Python indexing, inverse operations), the relations'
+verdicts on inputs the text calls invalid, and the generator hooks producing valid cases."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from opconform import oracle, specs
+from opconform.generator import generate
+from opconform.model import RelationBroken
+
+SHAPE_OPS = ["Reshape", "Transpose", "Squeeze", "Unsqueeze", "Concat", "Split", "Slice", "Expand", "Tile",
+             "Flatten", "Pad", "DepthToSpace", "SpaceToDepth"]
+REDUCE_OPS = ["ReduceMax", "ReduceMin", "ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1", "ReduceL2",
+              "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"]
+I64 = np.int64
+
+
+def _run(spec_id, *inputs, **attributes):
+    return oracle.evaluate(spec_id, list(inputs), attributes)
+
+
+def _broken(spec_id, *inputs, **attributes) -> tuple[str, str]:
+    with pytest.raises(RelationBroken) as e:
+        _run(spec_id, *inputs, **attributes)
+    return e.value.relation, e.value.on_violation
+
+
+# ------------------------------------------------------------------ Slice
+def _slice_by_text(n: int, start: int, end: int, step: int) -> list[int]:
+    """The indices ONNX Slice picks on one axis of size n, by the steps of the text, walked one
+    by one (an independent reading: no NumPy slicing)."""
+    start = start + n if start < 0 else start
+    end = end + n if end < 0 else end
+    if step > 0:
+        start, end = min(max(start, 0), n), min(max(end, 0), n)
+        return list(range(start, end, step))
+    start, end = min(max(start, 0), n - 1), min(max(end, -1), n - 1)
+    return [i for i in range(start, end, step) if 0 <= i < n]
+
+
+@given(n=st.integers(1, 6), start=st.integers(-9, 9), end=st.integers(-9, 9), step=st.sampled_from([-3, -2, -1, 1, 2, 3]))
+def test_slice_follows_the_clamping_rules_of_the_text(n, start, end, step):
+    x = np.arange(n, dtype=np.float32)
+    got = _run("onnx::Slice-13", x, np.array([start], I64), np.array([end], I64), np.array([0], I64), np.array([step], I64))[0]
+    assert got.tolist() == [float(i) for i in _slice_by_text(n, start, end, step)]
+
+
+def test_slice_default_axes_and_relations():
+    x = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    got = _run("onnx::Slice-13", x, np.array([0, 1], I64), np.array([1, 3], I64))[0]
+    np.testing.assert_array_equal(got, x[0:1, 1:3])
+    assert _broken("onnx::Slice-13", x, np.array([0], I64), np.array([1], I64), np.array([0], I64), np.array([0], I64)) == ("steps_nonzero", "error")
+    assert _broken("onnx::Slice-13", x, np.array([0, 0], I64), np.array([1, 1], I64), np.array([1, -2], I64))[1] == "undefined"
+
+
+# ---------------------------------------------------------------- Reshape
+def test_reshape_zero_copies_unless_allowzero_and_minus_one_infers():
+    x = np.zeros((2, 3, 4), np.float32)
+    assert _run("onnx::Reshape-14", x, np.array([0, -1], I64))[0].shape == (2, 12)
+    assert _run("onnx::Reshape-13", x, np.array([4, 0, -1], I64))[0].shape == (4, 3, 2)
+    empty = np.zeros((0, 3), np.float32)
+    assert _run("onnx::Reshape-14", empty, np.array([3, 0], I64), allowzero=1)[0].shape == (3, 0)
+    assert _broken("onnx::Reshape-14", x, np.array([-1, -1], I64))[0] == "at_most_one_inferred"
+    assert _broken("onnx::Reshape-14", x, np.array([0, -1], I64), allowzero=1)[0] == "allowzero_no_zero_with_inferred"
+    assert _broken("onnx::Reshape-14", x, np.array([5, -1], I64))[0] == "element_count_preserved"
+    assert _broken("onnx::Reshape-14", x, np.array([2, 3, 4, 0], I64))[0] == "zero_copies_an_input_dim"
+
+
+# ------------------------------------------------------------ inverse pairs
+@pytest.mark.parametrize("mode", ["DCR", "CRD"])
+def test_space_to_depth_inverts_depth_to_space(mode):
+    x = np.arange(2 * 8 * 2 * 3, dtype=np.float32).reshape(2, 8, 2, 3)
+    y = _run("onnx::DepthToSpace-28", x, blocksize=2, mode=mode)[0]
+    assert y.shape == (2, 2, 4, 6)
+    np.testing.assert_array_equal(_run("onnx::SpaceToDepth-28", y, blocksize=2, mode=mode)[0], x)
+    assert _broken("onnx::DepthToSpace-13", x, blocksize=3) == ("depth_divisible", "error")
+
+
+def test_depth_to_space_dcr_by_element():
+    """DCR: output[n, c, h*b + i, w*b + j] = input[n, (i*b + j)*C' + c, h, w], element by element."""
+    b, c_out = 2, 3
+    x = np.arange(1 * 12 * 2 * 2).reshape(1, 12, 2, 2)
+    y = _run("onnx::DepthToSpace-13", x, blocksize=b)[0]
+    for (c, h, w, i, j) in np.ndindex(c_out, 2, 2, b, b):
+        assert y[0, c, h * b + i, w * b + j] == x[0, (i * b + j) * c_out + c, h, w]
+
+
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=4), st.integers(-2, 1))
+def test_concat_of_split_parts_gives_the_input_back(sizes, axis):
+    shape = [2, 2]
+    shape[axis % 2] = sum(sizes)
+    x = np.arange(int(np.prod(shape))).reshape(shape).astype(np.int16)
+    for version in (13, 18):
+        parts = _run(f"onnx::Split-{version}", x, np.array(sizes, I64), axis=axis)
+        assert [p.shape[axis % 2] for p in parts] == sizes
+        np.testing.assert_array_equal(_run("onnx::Concat-13", *parts, axis=axis)[0], x)
+
+
+def test_split_equal_parts_and_num_outputs():
+    x = np.arange(7, dtype=np.float32)
+    assert [p.tolist() for p in _run("onnx::Split-18", x, None, num_outputs=4)] == [[0, 1], [2, 3], [4, 5], [6]]
+    parts = oracle.evaluate("onnx::Split-13", [np.arange(6.0)], {}, output_count=3)
+    assert [p.tolist() for p in parts] == [[0, 1], [2, 3], [4, 5]]
+    assert _broken("onnx::Split-18", x, np.array([3, 4], I64), num_outputs=2)[0] == "split_or_num_outputs"
+    assert _broken("onnx::Split-18", x, np.array([3, 3], I64))[0] == "split_sums_to_dim"
+
+
+def test_concat_relations():
+    a, b = np.zeros((2, 3), np.float32), np.zeros((2, 4), np.float32)
+    assert _run("onnx::Concat-13", a, b, axis=1)[0].shape == (2, 7)
+    assert _broken("onnx::Concat-13", a, b, axis=0)[0] == "same_dims_off_axis"
+    assert _broken("onnx::Concat-13", a, np.zeros(3, np.float32), axis=0)[0] == "inputs_same_rank"
+    assert _broken("onnx::Concat-13", a, b.astype(np.float64), axis=1)[0] == "inputs_same_type"
+
+
+# ------------------------------------------------------------------- Pad
+@pytest.mark.parametrize("mode", ["constant", "reflect", "edge", "wrap"])
+def test_pad_matches_numpy_pad_modes(mode):
+    x = np.arange(12, dtype=np.float64).reshape(3, 4)
+    pads = np.array([1, 2, 2, 1], I64)
+    got = _run("onnx::Pad-19", x, pads, np.array(7.0), mode=mode)[0]
+    kw = {"constant_values": 7.0} if mode == "constant" else {}
+    np.testing.assert_array_equal(got, np.pad(x, [(1, 2), (2, 1)], mode=mode, **kw))
+
+
+def test_pad_negative_pads_crop_and_axes_select():
+    x = np.arange(12, dtype=np.int32).reshape(3, 4)
+    np.testing.assert_array_equal(_run("onnx::Pad-13", x, np.array([-1, 0, 0, -2], I64))[0], x[1:, :2])
+    got = _run("onnx::Pad-18", x, np.array([1, 1], I64), None, np.array([-1], I64))[0]
+    np.testing.assert_array_equal(got, np.pad(x, [(0, 0), (1, 1)]))
+    strings = np.array(["a", "b"], dtype=object)
+    assert _run("onnx::Pad-13", strings, np.array([1, 0], I64))[0].tolist() == ["", "a", "b"]
+    assert _broken("onnx::Pad-13", x, np.array([1, 1], I64))[0] == "pads_length"
+    assert _broken("onnx::Pad-13", x, np.array([0, 0, 0, 4], I64), mode="reflect") == ("reflect_pads_fit", "undefined")
+
+
+# ---------------------------------------------------- the smaller ones
+def test_squeeze_unsqueeze_transpose_expand_tile_flatten():
+    x = np.zeros((1, 3, 1), np.float32)
+    assert _run("onnx::Squeeze-13", x)[0].shape == (3,)
+    assert _run("onnx::Squeeze-13", x, np.array([-1], I64))[0].shape == (1, 3)
+    assert _broken("onnx::Squeeze-13", x, np.array([1], I64)) == ("squeezed_dims_are_one", "error")
+    assert _run("onnx::Unsqueeze-13", np.zeros((3, 4, 5)), np.array([0, 4], I64))[0].shape == (1, 3, 4, 5, 1)
+    assert _run("onnx::Unsqueeze-13", np.zeros((3,)), np.array([-1, 0], I64))[0].shape == (1, 3, 1)
+    assert _broken("onnx::Unsqueeze-13", np.zeros((3,)), np.array([0, -3], I64)) == ("axes_unique", "error")
+    assert _run("onnx::Transpose-13", np.zeros((1, 2, 3)), perm=[1, 2, 0])[0].shape == (2, 3, 1)
+    assert _broken("onnx::Transpose-13", np.zeros((1, 2, 3)), perm=[0, 0, 1])[0] == "perm_is_permutation"
+    assert _run("onnx::Expand-13", np.zeros((3, 1)), np.array([2, 1, 6], I64))[0].shape == (2, 3, 6)
+    assert _run("onnx::Expand-13", np.zeros((3, 4)), np.array([4], I64))[0].shape == (3, 4)
+    assert _broken("onnx::Expand-13", np.zeros((3, 4)), np.array([3], I64))[0] == "broadcast_compatible"
+    assert _run("onnx::Tile-13", np.array([[1, 2], [3, 4]]), np.array([1, 2], I64))[0].tolist() == [[1, 2, 1, 2], [3, 4, 3, 4]]
+    assert _broken("onnx::Tile-13", np.zeros((2, 2)), np.array([2], I64))[0] == "repeats_length_is_rank"
+    assert _run("onnx::Flatten-13", np.zeros((2, 3, 4, 5)), axis=-1)[0].shape == (24, 5)
+    assert _run("onnx::Flatten-13", np.zeros((2, 3)), axis=0)[0].shape == (1, 6)
+
+
+# -------------------------------------------------------------- generator
+def _all_versions(ops):
+    return [v for op in ops for v in specs.load_spec("onnx", op).versions]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", _all_versions(SHAPE_OPS + REDUCE_OPS), ids=lambda v: v.id)
+def test_generated_cases_are_what_their_label_says(spec):
+    """generate(spec, 20, seed=1): valid cases have outputs from the oracle, invalid ones name
+    the relation their label says they break; both kinds appear."""
+    cases = generate(spec, 20, seed=1, expect=oracle.expectation)
+    assert cases
+    kinds = {c.expected.kind for c in cases}
+    assert "outputs" in kinds, f"{spec.id}: no valid case in 20"
+    for c in cases:
+        if c.label.startswith("valid"):
+            assert c.expected.kind == "outputs" and c.expected.alternatives, (spec.id, c.label)
+        elif c.label.startswith("breaks:"):
+            assert c.expected.relation == c.label.split(";")[0].split(":", 1)[1], (spec.id, c.label)
