@@ -4,7 +4,8 @@ shapes, element types or values, leaves outputs out, refuses valid input or acce
     opconform run --backend opconform.backends.testing.broken:BrokenBackend ...
 
 Which misbehaviour a case gets: from the JSON file named by $OPCONFORM_BROKEN_PLAN
-({case id: behaviour}) when set, else from the case id's hash. behaviour() and expected_verdict()
+({case id: behaviour}, "*" for every other case) when set, else from the case id's hash.
+"slow" answers right after 0.2 s (for tests that must interrupt a run). behaviour() and expected_verdict()
 let a test check that the runner judged every case as it should.
 """
 from __future__ import annotations
@@ -26,7 +27,7 @@ VALID_BEHAVIOURS = ("pass", "segv", "abort", "hang", "memory", "wrong-shape", "w
 INVALID_BEHAVIOURS = ("refuse", "accept", "segv", "hang")
 PLAN_ENV = "OPCONFORM_BROKEN_PLAN"
 
-_VERDICTS = {"pass": "pass", "segv": "crash", "abort": "crash", "memory": "crash", "hang": "timeout",
+_VERDICTS = {"pass": "pass", "slow": "pass", "segv": "crash", "abort": "crash", "memory": "crash", "hang": "timeout",
              "wrong-shape": "wrong-shape", "wrong-dtype": "wrong-dtype", "mismatch": "mismatch",
              "missing": "missing-output", "refuse": "error", "unsupported": "unsupported"}
 
@@ -41,7 +42,8 @@ def _plan(path: str | None) -> dict[str, str]:
 
 
 def behaviour(case: Case) -> str:
-    planned = _plan(os.environ.get(PLAN_ENV)).get(case.id)
+    plan = _plan(os.environ.get(PLAN_ENV))
+    planned = plan.get(case.id) or plan.get("*")
     if planned:
         return planned
     options = VALID_BEHAVIOURS if case.expected.kind == "outputs" else INVALID_BEHAVIOURS
@@ -59,7 +61,7 @@ def expected_verdict(case: Case, chosen: str) -> str:
         return "timeout"
     if case.expected.kind == "undefined":
         return "pass"
-    return "accepted-invalid" if chosen == "accept" else "pass"
+    return "pass" if chosen in ("refuse", "unsupported") else "accepted-invalid"
 
 
 class BrokenBackend(Backend):
@@ -86,6 +88,8 @@ class BrokenBackend(Backend):
             os.abort()
         if chosen == "hang":
             time.sleep(3600)
+        if chosen == "slow":
+            time.sleep(0.2)
         if chosen == "memory":
             _blow_up()
         if chosen == "refuse":
@@ -93,7 +97,7 @@ class BrokenBackend(Backend):
         if chosen == "unsupported":
             raise Unsupported("broken backend does not implement this element type")
         asked = [i for i, a in enumerate(case.outputs_requested) if a]
-        if chosen == "accept" or case.expected.kind != "outputs":
+        if case.expected.kind != "outputs":  # accept (or pass, slow): outputs where an error is due
             return [np.zeros(1, np.float32) if i in asked else None for i in range(len(spec.outputs))]
         alternatives = case.expected.alternatives
         right = list(alternatives[0].outputs)
