@@ -196,7 +196,11 @@ def skeleton(op: str, min_opset: int = 13, extra_opsets: Iterable[int] = ()) -> 
 
 
 class _Dumper(yaml.SafeDumper):
-    """Block style for mappings, flow style for lists of scalars (type lists stay on one line)."""
+    """Block style for mappings, flow style for lists of scalars (type lists stay on one line);
+    no YAML anchors, so every version reads on its own."""
+
+    def ignore_aliases(self, data):
+        return True
 
 
 def _represent_list(dumper, data):

@@ -25,13 +25,19 @@ def wide(a: np.ndarray) -> np.ndarray:
     return np.asarray(a).astype(np.float64)
 
 
+def float32_attributes(attributes: Mapping[str, Any]) -> dict:
+    """ONNX float attributes are float32 (AttributeProto.f): a backend sees alpha=0.1 as
+    float32(0.1), so the oracle must compute with that value too, not the float64 one."""
+    return {k: float(np.float32(v)) if isinstance(v, float) else v for k, v in attributes.items()}
+
+
 def float_unary(fn: Callable[..., np.ndarray]) -> Run:
     """run() of a float-only unary operator: fn(x: float64 array, attributes) in float64, rounded back."""
 
     def run(spec, inputs, attributes, policies):
         x = np.asarray(inputs[0])
         with np.errstate(all="ignore"):
-            return (np.asarray(fn(wide(x), attributes)).astype(x.dtype),)
+            return (np.asarray(fn(wide(x), float32_attributes(attributes))).astype(x.dtype),)
 
     return run
 
@@ -43,7 +49,8 @@ def numeric_unary(fn: Callable[..., np.ndarray]) -> Run:
     def run(spec, inputs, attributes, policies):
         x = np.asarray(inputs[0])
         with np.errstate(all="ignore"):
-            y = fn(wide(x), attributes) if is_float(x) else fn(x, attributes)
+            a = float32_attributes(attributes)
+            y = fn(wide(x), a) if is_float(x) else fn(x, a)
         return (np.asarray(y).astype(x.dtype),)
 
     return run
