@@ -1,0 +1,21 @@
+"""Hook for onnx::MatMul: inner dimensions that match and stacks that broadcast (independent
+shapes almost never do); 1-D operands included."""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from opconform.generator import shapes
+from opconform.generator.draft import Draft
+from opconform.generator.families.default import input_array
+
+
+def inputs(draw, d: Draft) -> None:
+    side = st.integers(0, d.profile.max_side)
+    m, k, n = draw(side), draw(side), draw(side)
+    stacks = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=2, max_side=d.profile.max_side))
+    a_shape = (k,) if draw(st.integers(0, 4)) == 0 else stacks.input_shapes[0] + (m, k)
+    b_shape = (k,) if draw(st.integers(0, 4)) == 0 else stacks.input_shapes[1] + (k, n)
+    if not (shapes.fits(a_shape, d.profile) and shapes.fits(b_shape, d.profile)):
+        a_shape, b_shape = (m, k), (k, n)
+    d.inputs = [input_array(draw, d, 0, shape=a_shape), input_array(draw, d, 1, shape=b_shape)]

@@ -1,0 +1,16 @@
+"""ONNX Hardmax-13: 1 at the first maximum along an axis, 0 elsewhere."""
+from __future__ import annotations
+
+import numpy as np
+
+from opconform.oracle.kernels.indexing import arg_extreme, axis_of
+
+
+def run(spec, inputs, attributes, policies):
+    x = np.asarray(inputs[0])
+    axis = axis_of(attributes["axis"], x.ndim)
+    if x.shape[axis] == 0:
+        return (np.zeros_like(x),)
+    first = arg_extreme(x, axis, largest=True, last=False, nan_wins=policies["nan"] == "nan_selected")
+    positions = np.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - axis - 1))
+    return ((positions == np.expand_dims(first, axis)).astype(x.dtype),)
