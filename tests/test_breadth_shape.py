@@ -13,7 +13,7 @@ from opconform.generator import generate
 from opconform.model import RelationBroken
 
 SHAPE_OPS = ["Reshape", "Transpose", "Squeeze", "Unsqueeze", "Concat", "Split", "Slice", "Expand", "Tile",
-             "Flatten", "Pad", "DepthToSpace", "SpaceToDepth"]
+             "Flatten", "Pad", "DepthToSpace", "SpaceToDepth", "ConstantOfShape", "Range"]
 REDUCE_OPS = ["ReduceMax", "ReduceMin", "ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1", "ReduceL2",
               "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"]
 I64 = np.int64
@@ -156,6 +156,28 @@ def test_squeeze_unsqueeze_transpose_expand_tile_flatten():
     assert _broken("onnx::Tile-13", np.zeros((2, 2)), np.array([2], I64))[0] == "repeats_length_is_rank"
     assert _run("onnx::Flatten-13", np.zeros((2, 3, 4, 5)), axis=-1)[0].shape == (24, 5)
     assert _run("onnx::Flatten-13", np.zeros((2, 3)), axis=0)[0].shape == (1, 6)
+
+
+def test_constant_of_shape_default_and_value():
+    got = _run("onnx::ConstantOfShape-9", np.array([2, 0], I64))[0]
+    assert got.shape == (2, 0) and got.dtype == np.float32
+    got = _run("onnx::ConstantOfShape-25", np.array([], I64), value=np.array([7], np.int8))[0]
+    assert got.shape == () and got.dtype == np.int8 and got == 7
+    assert _broken("onnx::ConstantOfShape-25", np.array([-1], I64))[0] == "input_nonnegative"
+
+
+@given(start=st.integers(-20, 20), limit=st.integers(-20, 20), delta=st.integers(-5, 5).filter(bool))
+def test_range_matches_python_range_for_integers(start, limit, delta):
+    got = _run("onnx::Range-11", np.int32(start), np.int32(limit), np.int32(delta))[0]
+    assert got.dtype == np.int32 and got.tolist() == list(range(start, limit, delta))
+
+
+def test_range_float_count_precision_is_a_policy():
+    spec = specs.load("onnx::Range-27")
+    # float32(0.3) / float32(0.1) is exactly 3 in float32 (3 elements) but a bit above 3 in float64 (4)
+    ins = [np.float32(0.0), np.float32(0.3), np.float32(0.1)]
+    counts = sorted(len(a.outputs[0]) for a in oracle.expectation(spec, ins, {}).alternatives)
+    assert counts == [3, 4]
 
 
 # -------------------------------------------------------------- generator
