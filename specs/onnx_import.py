@@ -204,11 +204,18 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _represent_list(dumper, data):
-    flow = all(not isinstance(x, (dict, list)) for x in data)
+    flow = all(not isinstance(x, dict) for x in data)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
 
 
+def _represent_dict(dumper, data):
+    # example tensors ({dtype, data}) read best on one line
+    flow = "dtype" in data and "data" in data
+    return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=flow)
+
+
 _Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(dict, _represent_dict)
 
 
 def dump(doc: dict) -> str:
