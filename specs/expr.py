@@ -91,6 +91,18 @@ def _distinct_along(x, axis):
     return bool(np.all(np.diff(s, axis=axis) != 0))
 
 
+def _text_test(x, parse) -> np.ndarray:
+    def ok(s) -> bool:
+        try:
+            parse(s.decode() if isinstance(s, bytes) else str(s))
+            return True
+        except ValueError:
+            return False
+
+    flat = np.asarray(x, dtype=object).reshape(-1)
+    return np.fromiter((ok(s) for s in flat), dtype=bool, count=flat.size).reshape(np.shape(x))
+
+
 def _normalize_axis(axis, rank):
     return axis + rank if axis < 0 else axis
 
@@ -125,6 +137,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "ranks": lambda xs: tuple(_rank(x) for x in xs),
     # how many different values a tuple holds (element types, ranks: "all inputs agree" is == 1)
     "distinct_count": lambda xs: len(set(xs)),
+    # string tensors: which elements are numeric literals ("3.14", "1e-5", "INF", "NaN"), or integer ones
+    "numeric_text": lambda x: _text_test(x, float),
+    "integer_text": lambda x: _text_test(x, int),
     "unique_count": _unique_count,
     "normalize_axis": _normalize_axis,
     "distinct_rows": _distinct_rows,
