@@ -45,7 +45,9 @@ def _load_class(path: str, what: str) -> type:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
-        raise BackendMissing(f"backend {what!r}: cannot import module {module_name!r} ({e.name} not found)") from None
+        if e.name and module_name.startswith(e.name):
+            raise BackendMissing(f"backend {what!r}: cannot import module {module_name!r} ({e.name} not found)") from None
+        raise  # the module exists but a library it needs does not: get() names the extra
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type) or not issubclass(cls, Backend):
         raise BackendMissing(f"backend {what!r}: {module_name} has no Backend subclass named {class_name!r}")
@@ -63,9 +65,8 @@ def get(name_or_path: str) -> Backend:
         if name_or_path not in eps:
             raise BackendMissing(f"unknown backend {name_or_path!r}; expected one of {', '.join(names())} or package.module:Class")
         path, extra = eps[name_or_path], None
-    cls = _load_class(path, name_or_path)
     try:
-        backend = cls()
+        backend = _load_class(path, name_or_path)()
     except ImportError as e:
         hint = f"; install it with: pip install 'opconform[{extra}]'" if extra else ""
         raise BackendMissing(f"backend {name_or_path!r} is not installed ({e.name or e} missing){hint}") from None

@@ -14,7 +14,7 @@ import onnx
 
 from opconform.backends.onnx_base import OnnxBackend
 
-_UNSUPPORTED = ("not supported", "unsupported", "not implemented", "unimplemented")
+_UNSUPPORTED = ("not supported", "unsupported", "not implemented", "unimplemented", "unknown datumtype")
 
 
 class TractBackend(OnnxBackend):
@@ -47,4 +47,9 @@ class TractBackend(OnnxBackend):
 
     def classify(self, exc: BaseException, stage: str) -> str:
         text = str(exc).lower().split("stack backtrace:")[0]
-        return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
+        if any(s in text for s in _UNSUPPORTED):
+            return "unsupported"
+        # the binding's numpy conversion has no string (object) tensors: a type it does not take
+        if isinstance(exc, TypeError) and "dtype" in text:
+            return "unsupported"
+        return "error"

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from opconform.backends import Backend
+
 BROKEN = "opconform.backends.testing.broken:BrokenBackend"
 
 
@@ -24,7 +26,7 @@ def write_plan(path: Path, plan: dict) -> dict:
     return {"OPCONFORM_BROKEN_PLAN": str(path)}
 
 
-class NeedsMissingLibrary:
+class NeedsMissingLibrary(Backend):
     """Stands for a built-in backend whose library is not installed (see test_backend_*)."""
 
     def __init__(self) -> None:

@@ -1,0 +1,77 @@
+"""Every real backend installed here runs the smoke profile to the end: each case gets a verdict,
+crashes included, and the backend really ran (some cases pass)."""
+import json
+import sys
+import textwrap
+from collections import Counter
+
+import pytest
+
+from helpers_runner import planned_cases, rows, run_cli
+from opconform import backends
+from opconform.backends import BackendMissing
+
+ONNX_SPECS = "onnx::GatherND-13,onnx::Unique-11,onnx::Abs-13"
+SPECS = {"reference": ONNX_SPECS, "onnxruntime": ONNX_SPECS, "openvino": ONNX_SPECS, "tract": ONNX_SPECS,
+         "openvino-native": "openvino::GatherND-8,openvino::Unique-10"}
+
+
+@pytest.mark.backend
+@pytest.mark.parametrize("name", list(SPECS))
+def test_smoke_profile_runs_to_the_end(tmp_path, name):
+    try:
+        backends.get(name)
+    except BackendMissing as e:
+        pytest.skip(str(e))
+    out = tmp_path / name
+    proc = run_cli("--backend", name, "--spec", SPECS[name], "--profile", "smoke", "--jobs", "2", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    meta = json.loads((out / "run.json").read_text())
+    planned = {c.id for c in planned_cases(SPECS[name])}
+    got = rows(out)
+    lost = set(meta.get("harness_errors") and [h["case_id"] for h in meta["harness_errors"]] or [])
+    assert {r["case_id"] for r in got} | lost == planned
+    assert len(got) == len({r["case_id"] for r in got})
+    counts = Counter(r["verdict"] for r in got)
+    assert counts["pass"] > 0, counts
+    assert all(r["backend"] == name for r in got)
+    assert meta["backend_version"]
+
+
+def test_missing_backend_names_the_extra(monkeypatch):
+    monkeypatch.setitem(backends.BUILTIN, "tract", ("helpers_runner:NeedsMissingLibrary", "tract"))
+    with pytest.raises(BackendMissing) as e:
+        backends.get("tract")
+    assert str(e.value) == ("backend 'tract' is not installed (opconform_no_such_runtime missing); "
+                            "install it with: pip install 'opconform[tract]'")
+
+
+def test_third_party_backend_through_an_entry_point(tmp_path, monkeypatch):
+    """A package that declares `[opconform.backends] mine = pkg.module:Class` is found by name."""
+    dist = tmp_path / "opconform_mine-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: opconform-mine\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(textwrap.dedent("""
+        [opconform.backends]
+        mine = opconform.backends.testing.broken:BrokenBackend
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "mine" in backends.names()
+    assert backends.get("mine").name == "broken"
+
+
+def test_backend_declares_specs_and_opsets():
+    from opconform import specs
+
+    try:
+        ort = backends.get("onnxruntime")
+    except BackendMissing as e:
+        pytest.skip(str(e))
+    lo, hi = ort.opset_range()
+    assert hi < 28  # this onnxruntime cannot load opset 28: probed, not assumed
+    assert ort.accepts(specs.load("onnx::GatherND-13")) is None
+    newest = max(specs.load_spec("onnx", "Unique").versions, key=lambda v: v.since)
+    if newest.since > hi:
+        assert "loads opsets" in ort.accepts(newest)
+    assert "onnx specs only" in ort.accepts(specs.load("openvino::GatherND-8"))
+    assert ort.opset_for(specs.load("onnx::GatherND-12")) == 12
