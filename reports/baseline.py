@@ -157,7 +157,8 @@ def _known(fd, where: str, path) -> KnownFailure:
         raise BaselineError(
             f"baseline {path}: {where}.verdict: expected one of {', '.join(v.value for v in Verdict)}, got {fd.get('verdict')!r}"
         ) from None
-    if not fd.get("case"):
-        raise BaselineError(f"baseline {path}: {where}.case: expected a case id")
+    if not isinstance(fd.get("case"), str) or not fd["case"]:
+        # an all-digit id written unquoted reads as a number and loses its leading zeros
+        raise BaselineError(f"baseline {path}: {where}.case: expected a case id string (quote it), got {fd.get('case')!r}")
     return KnownFailure(str(fd["case"]), verdict, str(fd.get("label") or ""), str(fd.get("detail") or ""),
                         str(fd.get("reason") or ""))

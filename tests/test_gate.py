@@ -99,6 +99,8 @@ def test_corrupt_line_is_bad_input_with_line_number(tmp_path, base, capsys):
     ("format: 1\nbackends:\n  alpha:\n    specs:\n      x::Y-1:\n        status: fail\n        failing: [{case: a, verdict: wrong}]\n",
      "failing[0].verdict"),
     ("format: 7\n", "format: expected 1"),
+    ("format: 1\nbackends:\n  alpha:\n    specs:\n      x::Y-1:\n        status: fail\n        failing: [{case: 1234, verdict: crash}]\n",
+     "expected a case id string (quote it), got 1234"),
 ])
 def test_malformed_baseline_is_bad_input(tmp_path, capsys, text, needle):
     (tmp_path / "b.yaml").write_text(text)

@@ -1,0 +1,77 @@
+"""`pytest --pyargs opconform.suites --backend NAME`: items per spec version x backend, Hypothesis
+shrinking on failure, the baseline as expected failures, pytest-xdist. Each test runs pytest in a
+subprocess from an empty directory, as a user would."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.backend, pytest.mark.slow]  # onnxruntime in-process; pytest subprocesses (~80 s)
+
+SPEC = "onnx::GatherND-13"
+ROTATED = "helpers_reports_backend:RotatedOutputs"
+
+
+def suites(tmp_path, *args, timeout=300) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    env.pop("CI", None)
+    cmd = [sys.executable, "-m", "pytest", "--pyargs", "opconform.suites", "-p", "no:cacheprovider", "-q",
+           "--hypothesis-seed=0", "--examples", "15", *args]
+    return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_one_item_per_spec_version_and_backend(tmp_path):
+    p = suites(tmp_path, "--collect-only", "--backend", "onnxruntime,reference", "--spec", "onnx::GatherND-*,onnx::Gather-13")
+    assert p.returncode == 0, p.stdout + p.stderr
+    items = {l.split("[", 1)[1].rstrip("]") for l in p.stdout.splitlines() if "::test_conformance[" in l}
+    pairs = {tuple(i.split(":", 1)) for i in items}
+    spec_ids = {s for _, s in pairs}
+    assert pairs == {(b, s) for b in ("onnxruntime", "reference") for s in spec_ids}  # every spec x every backend
+    assert SPEC in spec_ids and all(s.startswith("onnx::GatherND-") or s == "onnx::Gather-13" for s in spec_ids)
+
+
+def test_without_backend_the_item_skips_with_a_reason(tmp_path):
+    p = suites(tmp_path, "-rs")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "pass --backend NAME" in p.stdout
+
+
+def test_conforming_backend_passes(tmp_path):
+    p = suites(tmp_path, "--backend", "onnxruntime", "--spec", SPEC)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "1 passed" in p.stdout
+
+
+def test_wrong_backend_fails_with_a_shrunk_case(tmp_path):
+    p = suites(tmp_path, "--backend", ROTATED, "--spec", SPEC)
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "mismatch" in p.stdout and "Failing test case" in p.stdout
+    assert f"1 failed" in p.stdout
+
+
+def test_baseline_turns_known_failing_specs_into_xfail(tmp_path):
+    (tmp_path / "baseline.yaml").write_text(
+        "format: 1\nbackends:\n  rotated:\n    specs:\n"
+        f"      {SPEC}:\n        status: fail\n        failing:\n"
+        "        - {case: '0000000000000000', verdict: mismatch, reason: rotates its outputs on purpose}\n"
+    )
+    p = suites(tmp_path, "--backend", ROTATED, "--spec", SPEC, "--baseline", "baseline.yaml", "-rx")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "1 xfailed" in p.stdout and "rotates its outputs on purpose" in p.stdout
+
+
+def test_malformed_baseline_is_a_usage_error(tmp_path):
+    (tmp_path / "baseline.yaml").write_text("format: 1\nbackends: [\n")
+    p = suites(tmp_path, "--backend", "onnxruntime", "--spec", SPEC, "--baseline", "baseline.yaml")
+    assert p.returncode == 4 and "malformed YAML" in p.stderr
+
+
+@pytest.mark.slow
+def test_works_with_xdist(tmp_path):
+    p = suites(tmp_path, "-n", "2", "--backend", f"onnxruntime,{ROTATED}", "--spec", SPEC)
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "1 failed, 1 passed" in p.stdout
