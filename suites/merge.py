@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -113,6 +114,15 @@ def merged_run(dirs: Sequence[ResultsDir]) -> dict:
     run["merged_from"] = [{"dir": str(d.path), "shard": d.run.get("shard"), "machine": d.run.get("machine")} for d in dirs]
     run["shards"] = shards
     run["shards_missing"] = _missing_shards(shards)
+    # totals the runner records per run: add the shards' up
+    if any("cases" in r for r in runs):
+        run["cases"] = sum(int(r.get("cases") or 0) for r in runs)
+    if any("verdicts" in r for r in runs):
+        run["verdicts"] = dict(sum((Counter(r.get("verdicts") or {}) for r in runs), Counter()))
+    if any("generation_errors" in r for r in runs):
+        run["generation_errors"] = {k: v for r in runs for k, v in (r.get("generation_errors") or {}).items()}
+    if any("harness_errors" in r for r in runs):
+        run["harness_errors"] = [e for r in runs for e in (r.get("harness_errors") or [])]
     starts = [r["started"] for r in runs if r.get("started")]
     ends = [r["finished"] for r in runs if r.get("finished")]
     run["started"] = min(starts) if starts else None

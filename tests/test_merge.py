@@ -54,3 +54,15 @@ def test_report_accepts_merged_results(tmp_path):
     assert main(["report", str(tmp_path / "m"), "--out", str(tmp_path / "r"), "--no-coverage"]) == 0
     page = (tmp_path / "r" / "index.html").read_text()
     assert "1/3 2/3 3/3" in page
+
+
+def test_merge_adds_up_the_runners_totals(tmp_path):
+    rs = every_verdict()
+    dirs = [
+        write_dir(tmp_path / f"s{k}", rs[k - 1::2], {**run_json("alpha"), "shard": f"{k}/2", "cases": len(rs[k - 1::2]),
+                                                     "verdicts": {"pass": k}, "harness_errors": [f"e{k}"]})
+        for k in (1, 2)
+    ]
+    assert main(["merge", *map(str, dirs), "--out", str(tmp_path / "m")]) == 0
+    run = json.loads((tmp_path / "m" / "run.json").read_text())
+    assert run["cases"] == len(rs) and run["verdicts"] == {"pass": 3} and run["harness_errors"] == ["e1", "e2"]
