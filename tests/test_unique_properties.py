@@ -29,10 +29,11 @@ POOLS = {
 OPENVINO_TYPES = ["int64", "int8", "uint16", "bool", "float32", "float16", "bfloat16", "float64"]
 POLICIES = [dict(zip(("nan_equality", "nan_position", "subtensor_order"), c))
             for c in itertools.product(("equal", "distinct"), ("last", "first"), ("lexicographic", "colexicographic"))]
+OPENVINO_POLICIES = [p | {"unsorted_order": o} for p in POLICIES for o in ("first_occurrence", "last_occurrence")]
 
 
 @st.composite
-def unique_case(draw, element_types):
+def unique_case(draw, element_types, policies=tuple(POLICIES)):
     dtype = draw(st.sampled_from(element_types))
     shape = tuple(draw(st.lists(st.integers(0, 4), min_size=0, max_size=3)))
     n = int(np.prod(shape))
@@ -44,7 +45,7 @@ def unique_case(draw, element_types):
     else:
         x = np.array(picks, dtype=np.float64 if "float" in dtype else None).astype(dtypes.numpy_dtype(dtype)).reshape(shape)
     axis = draw(st.none() | (st.integers(-len(shape), len(shape) - 1) if shape else st.none()))
-    return x, axis, draw(st.booleans()), draw(st.sampled_from(POLICIES))
+    return x, axis, draw(st.booleans()), draw(st.sampled_from(policies))
 
 
 def _is_nan(v) -> bool:
@@ -71,9 +72,13 @@ def naive_unique(x: np.ndarray, axis: int | None, sorted_: bool, policy: dict):
         moved = np.moveaxis(x, axis, 0)
         items = [tuple(_element_key(v, s, policy) for v in np.asarray(moved[s]).reshape(-1)) for s in range(moved.shape[0])]
     first: dict = {}
+    last: dict = {}
     for i, key in enumerate(items):
         first.setdefault(key, i)
+        last[key] = i
     groups = list(first)  # first-occurrence order
+    if policy.get("unsorted_order") == "last_occurrence":
+        groups.sort(key=last.__getitem__)
     if sorted_:
         rev = policy["subtensor_order"] == "colexicographic"
         groups.sort(key=lambda k: k[::-1] if rev else k)
@@ -101,7 +106,7 @@ def check_invariants(x, axis, sorted_, policy, outputs):
     assert list(inverse) == list(want_inverse) and list(counts) == list(want_counts)
     picked = x.reshape(-1)[indices] if axis is None else np.take(x, indices, axis=axis)
     assert _same_elements(y, picked) and dtypes.name_of(y.dtype) == dtypes.name_of(x.dtype)
-    if not sorted_:
+    if not sorted_ and policy.get("unsorted_order", "first_occurrence") == "first_occurrence":
         assert list(indices) == sorted(indices), "sorted=0 must keep first-occurrence order"
 
 
@@ -114,7 +119,7 @@ def test_onnx_unique_invariants(case):
     check_invariants(x, axis, sorted_, policy, outputs)
 
 
-@given(unique_case(OPENVINO_TYPES), st.sampled_from(["i32", "i64"]), st.sampled_from(["i32", "i64"]),
+@given(unique_case(OPENVINO_TYPES, tuple(OPENVINO_POLICIES)), st.sampled_from(["i32", "i64"]), st.sampled_from(["i32", "i64"]),
        st.sampled_from([np.int32, np.int64]), st.booleans())
 def test_openvino_unique_invariants(case, index_type, count_type, axis_type, scalar_axis):
     x, axis, sorted_, policy = case
@@ -147,3 +152,12 @@ def test_every_policy_on_nans_and_signed_zeros(policy, axis, sorted_):
         attrs = {"sorted": int(sorted_)} | ({} if axis is None else {"axis": axis})
         outputs = oracle.evaluate("onnx::Unique-28", [x], attrs, policy)
         check_invariants(x, None if axis is None else axis % 2, sorted_, policy, outputs)
+
+
+@pytest.mark.parametrize("policy", OPENVINO_POLICIES, ids=lambda p: "-".join(p.values()))
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_openvino_unsorted_orders(policy, axis):
+    x = np.array([[2, 1, 1], [2, 5, 5], [1, 1, 1], [2, 5, 5]], np.int32)
+    axis_input = None if axis is None else np.array([axis], np.int64)
+    outputs = oracle.evaluate("openvino::Unique-10", [x, axis_input], {"sorted": False}, policy)
+    check_invariants(x, None if axis is None else axis % 2, False, policy, outputs)

@@ -4,7 +4,8 @@ The open choices of the specs arrive as flags:
 - nan_equal: whether NaN equals NaN (one group for every NaN) or each NaN is unique;
 - nan_first: where NaN goes in ascending order (numpy puts it last);
 - colex: slices compare lexicographically over their elements in C order (numpy, onnxruntime,
-  OpenVINO's reference), or colexicographically (last element most significant).
+  OpenVINO's reference), or colexicographically (last element most significant);
+- by_last: unsorted output in order of last (instead of first) occurrence.
 -0.0 equals 0.0 (IEEE equality); Y keeps the bits of each group's first occurrence.
 
 How: every element gets a dense rank code (equal elements share a code, codes ascend with the
@@ -101,7 +102,7 @@ def _row_groups(codes: np.ndarray, colex: bool) -> UniqueGroups:
 
 
 def unique_groups(x: np.ndarray, axis: int | None, *, sorted: bool, nan_equal: bool = True,
-                  nan_first: bool = False, colex: bool = False) -> UniqueGroups:
+                  nan_first: bool = False, colex: bool = False, by_last: bool = False) -> UniqueGroups:
     """Unique elements (axis None) or unique slices along `axis` (already normalized)."""
     if axis is None:
         g = dense_groups(x, nan_equal=nan_equal, nan_first=nan_first)
@@ -116,18 +117,29 @@ def unique_groups(x: np.ndarray, axis: int | None, *, sorted: bool, nan_equal: b
         else:
             codes = dense_groups(slices, nan_equal=nan_equal, nan_first=nan_first).inverse.reshape(s, m)
             g = _row_groups(codes, colex)
-    return g if sorted else first_occurrence_order(g)
+    if sorted:
+        return g
+    return occurrence_order(g, last_occurrence(g) if by_last else g.first)
 
 
-def first_occurrence_order(g: UniqueGroups) -> UniqueGroups:
-    """The same groups, renumbered in order of first occurrence (linear time, no second sort)."""
+def last_occurrence(g: UniqueGroups) -> np.ndarray:
+    last = np.zeros(g.first.size, dtype=np.int64)
+    np.maximum.at(last, g.inverse, np.arange(g.inverse.size, dtype=np.int64))
+    return last
+
+
+def occurrence_order(g: UniqueGroups, position: np.ndarray) -> UniqueGroups:
+    """The same groups, renumbered in the order of one position per group (its first or last
+    occurrence): linear time, no second sort."""
     n = g.inverse.size
-    is_first = np.zeros(n, dtype=bool)
-    is_first[g.first] = True
-    new_id = (np.cumsum(is_first) - 1)[g.first]  # old group -> rank of its first position
+    marked = np.zeros(n, dtype=bool)
+    marked[position] = True
+    new_id = (np.cumsum(marked) - 1)[position]  # old group -> rank of its position
+    first = np.empty_like(g.first)
+    first[new_id] = g.first
     counts = np.empty_like(g.counts)
     counts[new_id] = g.counts
-    return UniqueGroups(np.flatnonzero(is_first).astype(np.int64), new_id[g.inverse], counts)
+    return UniqueGroups(first, new_id[g.inverse], counts)
 
 
 def unique_values(x: np.ndarray, axis: int | None, g: UniqueGroups) -> np.ndarray:

@@ -9,4 +9,5 @@ def unique_flags(policies: Mapping[str, str]) -> dict[str, bool]:
         "nan_equal": policies.get("nan_equality", "equal") == "equal",
         "nan_first": policies.get("nan_position", "last") == "first",
         "colex": policies.get("subtensor_order", "lexicographic") == "colexicographic",
+        "by_last": policies.get("unsorted_order", "first_occurrence") == "last_occurrence",
     }
