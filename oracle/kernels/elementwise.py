@@ -22,7 +22,8 @@ def is_float(a: np.ndarray) -> bool:
 
 def wide(a: np.ndarray) -> np.ndarray:
     """float64 copy of a float array of any width (bfloat16 and float8 included)."""
-    return np.asarray(a).astype(np.float64)
+    with np.errstate(invalid="ignore"):  # NaN payloads of narrow floats warn when widened
+        return np.asarray(a).astype(np.float64)
 
 
 def float32_attributes(attributes: Mapping[str, Any]) -> dict:
