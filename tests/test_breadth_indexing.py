@@ -1,4 +1,4 @@
-"""Indexing operators (breadth C): the generator reaches valid cases for every spec version, and the
+"""Indexing and other operators of breadth helper C: the generator reaches valid cases for every spec version, and the
 oracles agree with each other and with plain identities (inverse pairs, cross-operator checks),
 independently of the official cases that tests/test_official_node_cases.py runs."""
 from __future__ import annotations
@@ -11,9 +11,21 @@ from hypothesis import strategies as st
 from opconform import oracle, specs
 from opconform.generator import cases, generate
 
+# edge values (inf, NaN, max) make NumPy warn by design
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
 OPERATORS = ["Gather", "GatherElements", "ScatterND", "ScatterElements", "OneHot", "Where", "Compress", "NonZero",
-             "TopK", "ArgMax", "ArgMin", "CumSum", "Trilu"]
+             "TopK", "ArgMax", "ArgMin", "CumSum", "Trilu", "Softmax", "LogSoftmax", "Hardmax", "Clip", "MatMul",
+             "Gemm", "Det", "LpNormalization", "MeanVarianceNormalization", "EyeLike", "Size", "Shape"]
 VERSIONS = [v for op in OPERATORS for v in specs.load_spec("onnx", op).versions]
+
+
+def assert_same(got, expected):
+    """Element-wise equal, NaN equal to NaN, for every element type (ml_dtypes floats widened first)."""
+    got, expected = np.asarray(got), np.asarray(expected)
+    widen = got.dtype.kind == "V" or "float" in got.dtype.name
+    np.testing.assert_array_equal(got.astype(np.float64) if widen else got,
+                                  expected.astype(np.float64) if widen else expected)
 
 
 def ev(spec_id, inputs, policies=None, **attributes):
@@ -43,7 +55,7 @@ def test_gather_elements_reads_back_what_scatter_elements_wrote(case):
         return  # with a reduction, duplicates combine: nothing to read back one to one
     out = ev("onnx::ScatterElements-18", [data, indices, updates], **attrs)[0]
     back = ev("onnx::GatherElements-13", [out, indices], axis=attrs.get("axis", 0))[0]
-    np.testing.assert_array_equal(back.astype(object), np.asarray(updates).astype(object))
+    assert_same(back, updates)
 
 
 @settings(max_examples=25)
@@ -57,7 +69,7 @@ def test_gather_equals_take_along_axis_of_broadcast_indices(case):
     shape = data.shape[:axis] + (flat.size,) + data.shape[axis + 1:]
     along = np.broadcast_to(flat.reshape((1,) * axis + (-1,) + (1,) * (data.ndim - axis - 1)), shape)
     other = ev("onnx::GatherElements-13", [data, np.ascontiguousarray(along)], axis=axis)[0]
-    np.testing.assert_array_equal(got.reshape(shape).astype(object), other.astype(object))
+    assert_same(got.reshape(shape), other)
 
 
 @settings(max_examples=30)
@@ -69,7 +81,7 @@ def test_topk_values_are_the_input_at_the_indices_and_in_order(case):
     axis = attrs["axis"] % x.ndim
     for alt in case.expected.alternatives:
         values, idx = alt.outputs
-        np.testing.assert_array_equal(np.take_along_axis(x, idx, axis=axis), values)
+        assert_same(np.take_along_axis(x, idx, axis=axis), values)
         assert idx.shape[axis] == int(k[0])
         wide = values.astype(np.float64) if values.dtype.kind not in "iu" else values
         d = np.diff(wide, axis=axis)
@@ -165,3 +177,46 @@ def test_compress_with_all_true_is_identity_or_flatten(n, m):
     x = np.arange(n * m, dtype=np.int32).reshape(n, m)
     np.testing.assert_array_equal(ev("onnx::Compress-28", [x, np.ones(m, bool)], axis=1)[0], x)
     np.testing.assert_array_equal(ev("onnx::Compress-28", [x, np.ones(n * m, bool)])[0], x.reshape(-1))
+
+
+@settings(max_examples=30)
+@given(_valid("onnx::Softmax-13"))
+def test_softmax_is_exp_of_logsoftmax_and_sums_to_one(case):
+    (x,) = case.inputs
+    attrs = dict(case.attributes)
+    soft = ev("onnx::Softmax-13", [x], **attrs)[0].astype(np.float64)
+    log = ev("onnx::LogSoftmax-13", [x], **attrs)[0].astype(np.float64)
+    tol = 2e-2 if x.dtype.itemsize == 2 else 1e-5
+    with np.errstate(all="ignore"):
+        np.testing.assert_allclose(np.exp(log), soft, rtol=tol, atol=tol)
+        if np.isfinite(x.astype(np.float64)).all() and x.size:
+            axis = attrs.get("axis", -1) % x.ndim
+            np.testing.assert_allclose(soft.sum(axis=axis), 1.0, rtol=tol * 10, atol=tol * 10)
+
+
+@settings(max_examples=30)
+@given(_valid("onnx::Gemm-13"))
+def test_gemm_without_c_and_unit_alpha_is_matmul_of_the_transposes(case):
+    a, b, _ = case.inputs
+    attrs = dict(case.attributes)
+    y = ev("onnx::Gemm-13", [a, b], **{**attrs, "alpha": 1.0, "beta": 1.0})[0]
+    at = a.T if attrs.get("transA") else a
+    bt = b.T if attrs.get("transB") else b
+    assert_same(y, ev("onnx::MatMul-13", [at, bt])[0])
+
+
+def test_det_of_a_product_is_the_product_of_dets():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(4, 3, 3)), rng.normal(size=(4, 3, 3))
+    (ab,) = ev("onnx::MatMul-13", [a, b])
+    lhs = ev("onnx::Det-22", [ab])[0]
+    rhs = ev("onnx::Det-22", [a])[0] * ev("onnx::Det-22", [b])[0]
+    np.testing.assert_allclose(lhs, rhs, rtol=1e-10)
+
+
+def test_mvn_policies_differ_only_on_constant_slices():
+    x = np.array([[[[1.0, 3.0]], [[2.0, 2.0]]]])
+    eps = ev("onnx::MeanVarianceNormalization-13", [x], {"denominator": "std_plus_epsilon"})[0]
+    std = ev("onnx::MeanVarianceNormalization-13", [x], {"denominator": "std"})[0]
+    np.testing.assert_allclose(eps[:, 0], std[:, 0], rtol=1e-8)
+    assert np.all(eps[:, 1] == 0) and np.all(np.isnan(std[:, 1]))
