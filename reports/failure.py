@@ -94,9 +94,9 @@ def failure_view(r: Result, directory: Path | None) -> FailureView:
         inputs = [_decode(x) for x in case.get("inputs", ())]
         got = [_decode(x) for x in (r.got or ())]
         policies, expected = _closest(case.get("expected", {}).get("alternatives", ()), got)
-    except ValueError as e:  # a corrupt tensor in one result must not sink the whole report
-        inputs, got, policies, expected, problem = [], [], {}, [], str(e)
-    outputs = _compare(r.spec_id, expected, got) if (expected or got) else []
+        outputs = _compare(r.spec_id, expected, got) if (expected or got) else []
+    except (ValueError, TypeError, IndexError) as e:  # one odd result must not sink the whole report
+        inputs, policies, outputs, problem = [], {}, [], f"{type(e).__name__}: {e}"
     return FailureView(
         result=r,
         label=breakdown.label(r),

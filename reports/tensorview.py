@@ -82,7 +82,7 @@ def view(a: np.ndarray | None, mark: np.ndarray | None = None) -> TensorView | N
         return None
     a = np.asarray(a)
     rows = None
-    if a.size <= FULL_LIMIT:
+    if 0 < a.size <= FULL_LIMIT:
         grid = a.reshape(1, -1) if a.ndim <= 1 else a.reshape(-1, a.shape[-1])
         m = np.zeros(grid.shape, bool) if mark is None else np.asarray(mark).reshape(grid.shape)
         lead = list(np.ndindex(*a.shape[:-1])) if a.ndim > 1 else [()]

@@ -152,3 +152,10 @@ def test_coverage_table_or_a_visible_note(tmp_path):
 
 def test_no_coverage_says_so(report):
     assert "coverage not available: not computed" in (report / "index.html").read_text()
+
+
+@pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 4), (2, 0, 5)])
+def test_empty_tensors_show_as_empty(shape):
+    v = tensorview.view(np.zeros(shape, np.float32), np.zeros(shape, bool))
+    assert v.size == 0 and v.rows is None
+    assert tensorview.diff(np.zeros(shape), np.zeros(shape), tensorview.differing(np.zeros(shape), np.zeros(shape))).count == 0
