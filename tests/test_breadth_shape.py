@@ -13,7 +13,7 @@ from opconform.generator import generate
 from opconform.model import RelationBroken
 
 SHAPE_OPS = ["Reshape", "Transpose", "Squeeze", "Unsqueeze", "Concat", "Split", "Slice", "Expand", "Tile",
-             "Flatten", "Pad", "DepthToSpace", "SpaceToDepth", "ConstantOfShape", "Range"]
+             "Flatten", "Pad", "DepthToSpace", "SpaceToDepth", "ConstantOfShape", "Range", "Cast", "CastLike"]
 REDUCE_OPS = ["ReduceMax", "ReduceMin", "ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1", "ReduceL2",
               "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"]
 I64 = np.int64
@@ -178,6 +178,62 @@ def test_range_float_count_precision_is_a_policy():
     ins = [np.float32(0.0), np.float32(0.3), np.float32(0.1)]
     counts = sorted(len(a.outputs[0]) for a in oracle.expectation(spec, ins, {}).alternatives)
     assert counts == [3, 4]
+
+
+# ------------------------------------------------------------------- Cast
+def _cast(x, to, **attributes):
+    from opconform import dtypes
+
+    return _run("onnx::Cast-25", x, to=dtypes.get(to).onnx, **attributes)[0]
+
+
+def test_cast_rules_the_text_states():
+    assert _cast(np.array([200], np.int16), "int8").tolist() == [-56]  # "200 (int16) -> -56 (int8)"
+    assert _cast(np.array([-0.0, 0.0, np.nan, 2.5], np.float32), "bool").tolist() == [False, False, True, True]
+    assert _cast(np.array([True, False]), "float64").tolist() == [1.0, 0.0]
+    assert _cast(np.array([-2.7, 2.7], np.float64), "int32").tolist() == [-2, 2]
+    got = _cast(np.array(["3.14", "1e-5", "1E8", "+INF", "inf", "-INF", "NaN"], dtype=object), "float32")
+    np.testing.assert_array_equal(got, np.array([3.14, 1e-5, 1e8, np.inf, np.inf, -np.inf, np.nan], np.float32))
+    assert _cast(np.array(["1000", "-5"], dtype=object), "int64").tolist() == [1000, -5]
+    assert _cast(np.array([7, -1], np.int32), "string").tolist() == ["7", "-1"]
+
+
+def test_cast_float8_saturation_tables():
+    x = np.array([1e6, -np.inf, np.nan], np.float32)
+    assert _cast(x, "float8e4m3fn").astype(np.float32)[:2].tolist() == [448.0, -448.0]
+    assert np.isnan(_cast(x, "float8e4m3fn", saturate=0).astype(np.float32)).all()
+    assert _cast(x, "float8e5m2", saturate=0).astype(np.float32)[:2].tolist() == [np.inf, -np.inf]
+    assert _cast(np.array([-0.0], np.float32), "float8e4m3fnuz").view(np.uint8).tolist() == [0]  # -0 -> 0
+
+
+@pytest.mark.parametrize("mode,want", [("up", [4.0, 2.0, 2.0, 1.0]), ("down", [2.0, 2.0, 1.0, 1.0]),
+                                       ("nearest", [4.0, 2.0, 1.0, 1.0])])
+def test_cast_e8m0_round_modes(mode, want):
+    x = np.array([3.0, 2.0, 1.4, 1.0], np.float32)
+    assert _cast(x, "float8e8m0", round_mode=mode).astype(np.float32).tolist() == want
+
+
+def test_cast_e8m0_saturation():
+    x = np.array([0.0, np.inf, 1e39], np.float64)
+    assert _cast(x, "float8e8m0").astype(np.float64).tolist() == [2.0 ** -127, 2.0 ** 127, 2.0 ** 127]
+    assert np.isnan(_cast(x, "float8e8m0", saturate=0, round_mode="nearest").astype(np.float32)).all()
+
+
+def test_cast_undefined_conversions_and_string_format_policy():
+    spec = specs.load("onnx::Cast-25")
+    exp = oracle.expectation(spec, [np.array([300.0], np.float32)], {"to": 3})
+    assert (exp.kind, exp.relation) == ("undefined", "float_to_int_in_range")
+    exp = oracle.expectation(spec, [np.array(["Hello World!"], dtype=object)], {"to": 1})
+    assert (exp.kind, exp.relation) == ("undefined", "string_is_numeric")
+    exp = oracle.expectation(spec, [np.array(["2.718"], dtype=object)], {"to": 6})
+    assert (exp.kind, exp.relation) == ("undefined", "string_is_integer")
+    exp = oracle.expectation(spec, [np.array([0.1, np.inf], np.float32)], {"to": 8})
+    assert sorted(tuple(a.outputs[0].tolist()) for a in exp.alternatives) == [("0.1", "INF"), ("0.100000001", "INF")]
+
+
+def test_castlike_takes_the_type_of_target_type():
+    got = _run("onnx::CastLike-15", np.array([1.5, -2.5], np.float32), np.zeros((0,), np.int8))[0]
+    assert got.dtype == np.int8 and got.tolist() == [1, -2]
 
 
 # -------------------------------------------------------------- generator

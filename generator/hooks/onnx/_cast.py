@@ -1,0 +1,34 @@
+"""Shared by the Cast and CastLike hooks: inputs whose conversion the text defines (numeric
+literal strings; floats within an integer target's range), which generic values seldom are."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from opconform import dtypes
+from opconform.generator.draft import Draft
+from opconform.generator.families.default import input_array
+
+NUMERIC_TEXT = ["0", "1", "-7", "100", "3.14", "-2.5", "1e-5", "1E8", "+INF", "INF", "-inf", "NaN", "nan", "100.5"]
+INTEGER_TEXT = ["0", "1", "-7", "100", "42", "-128", "255"]
+
+
+def convertible_input(draw, d: Draft, dst: str) -> None:
+    """Input 0 redrawn so that casting it to `dst` is defined (sometimes left as drawn)."""
+    x = d.inputs[0]
+    src = d.dtypes[0]
+    if src == "string" and dst != "string":
+        pool = INTEGER_TEXT if dtypes.get(dst).kind in ("int", "uint") else NUMERIC_TEXT
+        flat = draw(st.lists(st.sampled_from(pool), min_size=x.size, max_size=x.size))
+        d.inputs[0] = np.array(flat, dtype=object).reshape(x.shape)
+        d.notes.append("values:numeric-text")
+    elif dtypes.get(src).is_float and dtypes.get(dst).kind in ("int", "uint") and draw(st.booleans()):
+        small = draw(st.lists(st.integers(-100, 100) if dtypes.get(dst).kind == "int" else st.integers(0, 200),
+                              min_size=x.size, max_size=x.size))
+        quarter = np.asarray(small, dtype=np.float64).reshape(x.shape) / 4  # fractions truncate
+        d.inputs[0] = quarter.astype(dtypes.numpy_dtype(src))
+        d.notes.append("values:in-range")
+
+
+def default_inputs(draw, d: Draft) -> None:
+    d.inputs = [input_array(draw, d, i) if present else None for i, present in enumerate(d.present)]
