@@ -111,3 +111,12 @@ def test_filters_hide_what_does_not_match(page):
     assert not pg.locator('table.matrix tr[data-spec="openvino::GatherND-8"]').is_visible()
     pg.click("#f-reset")
     assert pg.locator('table.matrix tr[data-spec="openvino::GatherND-8"]').is_visible()
+
+
+def test_missing_browser_fails_in_ci_and_skips_elsewhere(monkeypatch):
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="required in CI"):
+        _need("/nonexistent/chromium", False)
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="not available here"):
+        _need("/nonexistent/chromium", False)
