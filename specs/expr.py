@@ -23,6 +23,8 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from opconform.specs import einsum_equation
+
 
 class ExprError(ValueError):
     """An expression is malformed, or failed to evaluate."""
@@ -145,6 +147,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "normalize_axis": _normalize_axis,
     "distinct_rows": _distinct_rows,
     "distinct_along": _distinct_along,
+    "einsum_terms": lambda equation: tuple(einsum_equation.parse(equation)[0]),
+    "einsum_problem": lambda equation, xs: einsum_equation.problem(equation, [_shape(x) for x in xs]),
     "floor": lambda x: int(np.floor(x)),
     "ceil": lambda x: int(np.ceil(x)),
 }

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 OPERATORS = ["Gather", "GatherElements", "ScatterND", "ScatterElements", "OneHot", "Where", "Compress", "NonZero",
              "TopK", "ArgMax", "ArgMin", "CumSum", "Trilu", "Softmax", "LogSoftmax", "Hardmax", "Clip", "MatMul",
-             "Gemm", "Det", "LpNormalization", "MeanVarianceNormalization", "EyeLike", "Size", "Shape"]
+             "Gemm", "Einsum", "Det", "LpNormalization", "MeanVarianceNormalization", "EyeLike", "Size", "Shape"]
 VERSIONS = [v for op in OPERATORS for v in specs.load_spec("onnx", op).versions]
 
 
@@ -220,3 +220,23 @@ def test_mvn_policies_differ_only_on_constant_slices():
     std = ev("onnx::MeanVarianceNormalization-13", [x], {"denominator": "std"})[0]
     np.testing.assert_allclose(eps[:, 0], std[:, 0], rtol=1e-8)
     assert np.all(eps[:, 1] == 0) and np.all(np.isnan(std[:, 1]))
+
+
+@pytest.mark.parametrize("equation, shapes, fits", [
+    ("bij, bjk -> bik", [(5, 2, 3), (5, 3, 4)], True),
+    ("...ii ->...i", [(3, 5, 5)], True),
+    ("->", [()], True),
+    ("ij,jk", [(2, 3), (4, 5)], False),          # j is 3 and 4
+    ("ij", [(2, 3, 4)], False),                  # rank 3 without an ellipsis
+    ("...i,...i", [(2, 3), (1, 4, 3)], False),   # ellipses of 1 and 2 dimensions
+    ("i...,i...->i", [(2, 3), (2, 3)], False),   # the output drops the ellipsis dimensions
+    ("ij->ii", [(2, 2)], False),                 # repeated output label
+    ("ij->k", [(2, 2)], False),                  # output label no input has
+    ("i,j", [(2,)], False),                      # two terms, one operand
+])
+def test_einsum_equation_rules(equation, shapes, fits):
+    from opconform.specs import einsum_equation
+
+    assert (einsum_equation.problem(equation, shapes) == "") is fits
+    if fits:  # numpy agrees that it evaluates
+        np.einsum(equation.replace(" ", ""), *[np.ones(s) for s in shapes])
