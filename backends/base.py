@@ -92,6 +92,9 @@ class Backend:
     def version(self) -> str:
         return "unknown"
 
+    def warm_up(self) -> None:
+        """One-time costs (imports, probes) paid when a worker starts, not by its first case."""
+
     def accepts(self, spec: SpecVersion) -> str | None:
         """None when this backend takes the spec version, else why not (-> verdict unsupported)."""
         if spec.dialect not in self.dialects:

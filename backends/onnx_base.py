@@ -61,6 +61,11 @@ class OnnxBackend(CompiledModelBackend):
             return f"{self.name} loads opsets {lo}..{hi}; {spec.id} is in force only at opsets {first}..{last}"
         return None
 
+    def warm_up(self) -> None:
+        from opconform.generator import onnx_model  # noqa: F401 - import cost belongs to startup
+
+        self.opset_range()
+
     def build_model(self, spec: SpecVersion, case: Case) -> onnx.ModelProto:
         from opconform.generator import onnx_model
 

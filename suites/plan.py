@@ -11,8 +11,11 @@ import fnmatch
 import hashlib
 import json
 import multiprocessing
+import re
+import warnings
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
 from time import perf_counter
 from typing import Callable, Hashable, Iterable, Sequence
 
@@ -30,6 +33,18 @@ class SpecCases:
     error: str | None = None  # why generation failed (the run goes on without this spec)
     note: str | None = None  # e.g. no oracle: only must-refuse cases
     seconds: float = 0.0
+    cached: bool = False  # came from the case cache
+
+
+_SINCE = re.compile(rb"since:\s*(\d+)")
+
+
+def _may_match(path: Path, pats: list[str]) -> bool:
+    """Cheaply, before parsing: could a spec version in this file match a pattern? (A superset:
+    every `since:` number in the file makes a candidate id.)"""
+    dialect, op = path.parent.name, path.stem
+    ids = [f"{dialect}::{op}-{int(n)}" for n in _SINCE.findall(path.read_bytes())] + [f"{dialect}::{op}"]
+    return any(fnmatch.fnmatchcase(i, p) for i in ids for p in pats)
 
 
 def select(pattern: str | None) -> tuple[list[SpecVersion], dict[str, str]]:
@@ -38,13 +53,15 @@ def select(pattern: str | None) -> tuple[list[SpecVersion], dict[str, str]]:
     from opconform import specs
     from opconform.model import SpecError
 
+    pats = [p.strip() for p in (pattern or "").split(",") if p.strip()]
     versions, errors = [], {}
     for path in specs.spec_files():
+        if pats and not _may_match(path, pats):
+            continue
         try:
             versions += specs.load_file(path).versions
         except SpecError as e:
             errors[str(path)] = str(e)
-    pats = [p.strip() for p in (pattern or "").split(",") if p.strip()]
     if pats:
         versions = [v for v in versions if any(fnmatch.fnmatchcase(v.id, p) or fnmatch.fnmatchcase(f"{v.dialect}::{v.operator}", p) for p in pats)]
     return versions, errors
@@ -72,11 +89,25 @@ def example_cases(spec: SpecVersion, expect: Callable | None) -> list[Case]:
     return out
 
 
-def cases_for(spec_id: str, profile_name: str, seed: int) -> SpecCases:
-    """Every case of one spec version under a run profile (runs in a pool process)."""
-    from opconform import generator, oracle, specs
+def cases_for(spec_id: str, profile_name: str, seed: int, cache_key: str | None = None) -> SpecCases:
+    """Every case of one spec version under a run profile (runs in a pool process). With a
+    cache_key (see case_cache) the cases are kept for later runs with the same code."""
+    from opconform.suites import case_cache
 
     t0 = perf_counter()
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # oracles and relations meet NaN and overflow on purpose
+        result = _generate(spec_id, profile_name, seed)
+    result.seconds = perf_counter() - t0
+    if cache_key and result.error is None:
+        case_cache.store(cache_key, spec_id, profile_name, seed, result)
+    return result
+
+
+def _generate(spec_id: str, profile_name: str, seed: int) -> SpecCases:
+    from opconform import generator, oracle, specs
+    from opconform.suites.variants import variants
+
     result = SpecCases(spec_id)
     try:
         spec = specs.load(spec_id)
@@ -86,33 +117,46 @@ def cases_for(spec_id: str, profile_name: str, seed: int) -> SpecCases:
         found: dict[str, Case] = {}
         for c in example_cases(spec, expect):
             found.setdefault(c.id, c)
+        drawn: list[Case] = []
         if judged and prof.valid:
-            for c in generator.generate(spec, prof.valid, seed, profile=prof.size, expect=expect, kind="valid"):
-                found.setdefault(c.id, c)
+            drawn += generator.generate(spec, prof.valid, seed, profile=prof.size, expect=expect, kind="valid")
         else:
             result.note = "no oracle: only must-refuse cases and stored examples"
         if prof.invalid and generator.strategies.error_relations(spec):
-            for c in generator.generate(spec, prof.invalid, seed, profile=prof.size, expect=oracle.expectation, kind="invalid"):
-                found.setdefault(c.id, c)
+            drawn += generator.generate(spec, prof.invalid, seed, profile=prof.size, expect=oracle.expectation, kind="invalid")
+        for c in drawn:
+            found.setdefault(c.id, c)
+            if prof.variants:
+                for v in variants(spec, c, prof.variants, seed, size=prof.size, expect=oracle.expectation):
+                    found.setdefault(v.id, v)
         result.cases = list(found.values())
     except Exception as e:  # noqa: BLE001 - one spec's generator failure must not stop the run
         result.error = f"{type(e).__name__}: {e}".splitlines()[0][:300]
-    result.seconds = perf_counter() - t0
     return result
 
 
 def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
-            on_spec: Callable[[SpecCases], None] | None = None) -> list[SpecCases]:
+            on_spec: Callable[[SpecCases], None] | None = None, cache_key: str | None = None) -> list[SpecCases]:
     """Cases of every spec version, generated `jobs` at a time; results in spec order."""
+    from opconform.suites import case_cache
+
     done: dict[str, SpecCases] = {}
-    if jobs <= 1 or len(spec_ids) <= 1:
-        for sid in spec_ids:
-            done[sid] = cases_for(sid, profile_name, seed)
+    todo = []
+    for sid in spec_ids:
+        hit = case_cache.load(cache_key, sid, profile_name, seed) if cache_key else None
+        if hit is not None:
+            done[sid] = SpecCases(sid, hit.cases, note=hit.note, cached=True)
             on_spec and on_spec(done[sid])
-    else:
+        else:
+            todo.append(sid)
+    if jobs <= 1 or len(todo) <= 1:
+        for sid in todo:
+            done[sid] = cases_for(sid, profile_name, seed, cache_key)
+            on_spec and on_spec(done[sid])
+    elif todo:
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-            futures = [pool.submit(cases_for, sid, profile_name, seed) for sid in spec_ids]
+            futures = [pool.submit(cases_for, sid, profile_name, seed, cache_key) for sid in todo]
             for f in as_completed(futures):
                 sc = f.result()
                 done[sc.spec_id] = sc

@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from time import monotonic
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from opconform.suites import worker
 from opconform.suites.plan import Item
@@ -94,7 +94,9 @@ class WorkerPool:
         self.stats.workers_started += 1
         return _Worker(p, parent, monotonic(), flag)
 
-    def run(self, batches: Sequence[list[Item]]) -> PoolStats:
+    def run(self, batches: Sequence[list[Item]], spec_versions: Mapping[str, Any] | None = None) -> PoolStats:
+        """spec_versions: the SpecVersions by id, sent along with the batches that need them."""
+        self._specs = dict(spec_versions or {})
         queue: deque[list[Item]] = deque(b for b in batches if b)
         workers = [self._spawn() for _ in range(min(self.jobs, len(queue)))]
         try:
@@ -102,7 +104,7 @@ class WorkerPool:
                 for w in workers:
                     if w.ready and not w.pending and queue:
                         w.pending = list(queue.popleft())
-                        w.conn.send(w.pending)
+                        w.conn.send(({sid: self._specs[sid] for sid, _ in w.pending if sid in self._specs}, w.pending))
                         w.last = monotonic()
                 wait([w.conn for w in workers] + [w.process.sentinel for w in workers], timeout=0.25)
                 for w in list(workers):

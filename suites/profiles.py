@@ -3,7 +3,9 @@
 - smoke: seconds for a handful of specs; the project's own tests use it.
 - ci: every spec, a few minutes per backend on 2 cores.
 - certify: thorough, at most about an hour per backend on 2 cores.
-Every spec version also runs every worked example its spec file stores.
+Every spec version also runs every worked example its spec file stores. Each generated case
+brings `variants` more that share its model signature (see suites/variants.py), so that a built
+model serves many cases.
 """
 from __future__ import annotations
 
@@ -15,13 +17,14 @@ class RunProfile:
     name: str
     valid: int  # generated valid cases per spec version
     invalid: int  # generated must-refuse cases per spec version (0 when the spec has no error relation)
+    variants: int  # value variants per generated case (same signature; duplicates dropped)
     size: str  # generator size profile (opconform.generator.PROFILES)
 
 
 PROFILES: dict[str, RunProfile] = {
-    "smoke": RunProfile("smoke", valid=8, invalid=4, size="smoke"),
-    "ci": RunProfile("ci", valid=40, invalid=12, size="ci"),
-    "certify": RunProfile("certify", valid=300, invalid=80, size="certify"),
+    "smoke": RunProfile("smoke", valid=6, invalid=3, variants=2, size="smoke"),
+    "ci": RunProfile("ci", valid=10, invalid=6, variants=11, size="ci"),
+    "certify": RunProfile("certify", valid=40, invalid=20, variants=10, size="certify"),
 }
 
 

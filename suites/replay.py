@@ -32,7 +32,7 @@ def rerun(spec_id: str, case: Case, backend: str, *, timeout: float, memory_limi
 
     pool = WorkerPool(backend, jobs=1, timeout=timeout, memory_limit_mb=memory_limit_mb, shard=None,
                       on_result=got.append, on_lost=lost, on_harness_error=harness)
-    pool.run([[(spec_id, case)]])
+    pool.run([[(spec_id, case)]], {spec_id: specs.load(spec_id)})
     return got[0]
 
 

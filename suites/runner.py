@@ -16,7 +16,7 @@ from typing import Any
 
 from opconform import __version__, backends, specs
 from opconform.model import Outcome
-from opconform.suites import plan, profiles, record, results
+from opconform.suites import case_cache, plan, profiles, record, results
 from opconform.suites.pool import WorkerPool
 
 
@@ -33,6 +33,7 @@ class RunConfig:
     shard: str | None = None
     memory_limit_mb: int | None = 4096
     batch_size: int = 64
+    case_cache: bool = True  # reuse cases generated before with the same code (suites/case_cache.py)
     command: str = ""
 
     # settings a resumed run must keep (they decide which cases exist)
@@ -123,7 +124,8 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         summary.not_applicable = [v.id for v in versions if v.dialect not in backend.dialects]
         listener.planning(len(mine))
         t0 = perf_counter()
-        planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned)
+        key = case_cache.code_key() if config.case_cache else None
+        planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned, key)
         summary.generation_seconds = perf_counter() - t0
         for sc in planned:
             if sc.error:
@@ -160,7 +162,7 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
                           memory_limit_mb=config.memory_limit_mb, shard=config.shard,
                           on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error)
         t0 = perf_counter()
-        stats = pool.run(batches)
+        stats = pool.run(batches, {v.id: v for v in mine})
         summary.execution_seconds = perf_counter() - t0
         summary.models_built, summary.workers_started = stats.models_built, stats.workers_started
         meta.update(finished=results.now(), backend_version=stats.backend_version or meta.get("backend_version"),

@@ -29,21 +29,25 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any) -> Non
 
     try:
         backend = backends.get(backend_ref)
+        backend.warm_up()
         conn.send(("ready", backend.version()))
     except Exception as e:  # noqa: BLE001 - reported to the parent as one line
         conn.send(("fatal", str(e).splitlines()[0] if str(e) else type(e).__name__))
         return
+    known: dict = {}  # spec id -> SpecVersion, as the parent sent them (no YAML parsing here)
     while True:
         try:
-            batch = conn.recv()
+            message = conn.recv()
         except EOFError:
             return
-        if batch is None:
+        if message is None:
             return
+        sent, batch = message
+        known.update(sent)
         for spec_id, case in batch:
             t0 = perf_counter()
             try:
-                spec = specs.load(spec_id)
+                spec = known.get(spec_id) or specs.load(spec_id)
                 outcome = backend.execute(spec, case)
                 result = record.make(spec, case, outcome, backend.name, shard=shard)
             except Exception as e:  # noqa: BLE001 - a harness bug: reported, not blamed on the backend

@@ -1,0 +1,70 @@
+"""A cache of generated cases, so that certifying five backends generates the cases once.
+
+Generation is deterministic (same spec, seed, profile and code -> same cases), so its output
+can be kept. The key covers everything it depends on: the source of the specs, generator and
+oracle stages and of the core model, the spec files, and the versions of Hypothesis, NumPy, onnx
+and ml_dtypes. Any change to those starts a fresh cache directory. Location: $OPCONFORM_CACHE,
+else ~/.cache/opconform.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+
+_STAGES = ("opconform.specs", "opconform.generator", "opconform.oracle")
+_CORE = ("model.py", "dtypes.py", "tensors.py")
+_LIBRARIES = ("hypothesis", "numpy", "onnx", "ml_dtypes")
+
+
+def root() -> Path:
+    return Path(os.environ.get("OPCONFORM_CACHE") or Path.home() / ".cache" / "opconform")
+
+
+@lru_cache(maxsize=1)
+def code_key() -> str:
+    import importlib
+
+    import opconform
+
+    h = hashlib.sha256()
+    files = [Path(opconform.__file__).parent / name for name in _CORE]
+    for stage in _STAGES:
+        base = Path(importlib.import_module(stage).__file__).parent
+        files += sorted(p for p in base.rglob("*") if p.suffix in (".py", ".yaml", ".json") and "__pycache__" not in p.parts)
+    for p in files:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    for lib in _LIBRARIES:
+        h.update(f"{lib}={metadata.version(lib)}".encode())
+    return h.hexdigest()[:20]
+
+
+def _path(key: str, spec_id: str, profile: str, seed: int) -> Path:
+    safe = spec_id.replace("::", "__").replace("/", "_")
+    return root() / "cases" / key / f"{profile}-{seed}" / f"{safe}.pkl"
+
+
+def load(key: str, spec_id: str, profile: str, seed: int) -> Any:
+    """What store() kept (a plan.SpecCases), or None."""
+    try:
+        with open(_path(key, spec_id, profile, seed), "rb") as f:
+            return pickle.load(f)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+        return None
+
+
+def store(key: str, spec_id: str, profile: str, seed: int, cases: Any) -> None:
+    path = _path(key, spec_id, profile, seed)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump(cases, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache that cannot be written only costs time
