@@ -12,7 +12,7 @@ from opconform.generator.hooks.onnx._layout import distinct_axes, normalized, se
 
 def _pad_range(mode: str, dim: int) -> tuple[int, int]:
     if mode == "reflect":
-        return 0, max(dim - 1, 0)
+        return 0, dim if dim > 1 else 0
     if mode in ("edge", "wrap"):
         return 0, (dim if mode == "wrap" else 3) if dim else 0
     return -(dim // 2), 3  # two crops of at most half leave a non-negative size
