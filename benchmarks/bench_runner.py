@@ -24,11 +24,12 @@ def main() -> None:
     ap.add_argument("--profile", default="ci")
     ap.add_argument("--spec", default=None)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", type=Path, default=None, help="keep the results here (default: a temporary directory)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         t0 = perf_counter()
-        s = run(RunConfig(backend=args.backend, out=Path(tmp) / "out", spec_pattern=args.spec, profile=args.profile,
-                          jobs=args.jobs))
+        s = run(RunConfig(backend=args.backend, out=args.out or Path(tmp) / "out", spec_pattern=args.spec,
+                          profile=args.profile, jobs=args.jobs))
         wall = perf_counter() - t0
     cases = s.cases_run
     exec_wall = s.execution_seconds

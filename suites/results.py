@@ -16,7 +16,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 from time import monotonic
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 from opconform.model import Result
 
@@ -122,6 +122,3 @@ class ResultsWriter:
     def __exit__(self, *exc) -> None:
         self.close()
 
-
-def iter_results(out: Path) -> Iterator[Result]:
-    yield from load_results(out)

@@ -12,7 +12,6 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from time import perf_counter
-from typing import Any
 
 from opconform import __version__, backends, specs
 from opconform.model import Outcome
@@ -172,9 +171,3 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
     listener.finished(summary)
     return summary
 
-
-def counts_by_spec(rows: list[dict[str, Any]]) -> dict[str, Counter]:
-    out: dict[str, Counter] = defaultdict(Counter)
-    for r in rows:
-        out[r["spec_id"]][r["verdict"]] += 1
-    return out

@@ -1,0 +1,62 @@
+"""Planning a run: variants share their base case's model signature and stay valid, cases are
+grouped by signature into batches, shards split the cases deterministically and completely."""
+import numpy as np
+
+from helpers_runner import BROKEN, planned_cases, rows, run_cli, write_plan
+from opconform import oracle, specs
+from opconform.generator import onnx_model
+from opconform.model import Case
+from opconform.suites import plan, variants
+
+
+def _case(spec_id, inputs, attributes=None):
+    spec = specs.load(spec_id)
+    return spec, Case(spec_id, attributes or {}, tuple(inputs), (True,) * len(spec.outputs),
+                      oracle.expectation(spec, inputs, attributes or {}))
+
+
+def test_variants_share_the_signature_and_expect_what_the_base_expects():
+    spec, base = _case("onnx::Add-14", [np.arange(6, dtype=np.float32).reshape(2, 3), np.ones((1, 3), np.float32)])
+    found = variants.variants(spec, base, 12, 0, size="ci", expect=oracle.expectation)
+    assert len(found) >= 4
+    for v in found:
+        assert onnx_model.signature(spec, v) == onnx_model.signature(spec, base)
+        assert v.expected.kind == "outputs" and v.id != base.id
+        assert all(s.state != "broken" for s in specs.check_all(spec, list(v.inputs), v.attributes))
+        assert v.label.endswith(";variant")
+    again = variants.variants(spec, base, 12, 0, size="ci", expect=oracle.expectation)
+    assert [v.id for v in again] == [v.id for v in found]  # seeded: same variants every time
+
+
+def test_variants_of_a_must_refuse_case_break_the_same_relation():
+    spec, base = _case("onnx::GatherND-13", [np.zeros((2, 2), np.float32), np.array([[0, 2]], np.int64)])
+    assert base.expected.kind == "error"
+    for v in variants.variants(spec, base, 12, 0, size="ci", expect=oracle.expectation):
+        assert v.expected.kind == "error" and v.expected.relation == base.expected.relation
+
+
+def test_batches_keep_signature_groups_whole():
+    spec, a = _case("onnx::Abs-13", [np.ones((2, 2), np.float32)])
+    items = [("onnx::Abs-13", c) for c in [a] + variants.variants(spec, a, 8, 0, size="ci", expect=oracle.expectation)]
+    _, b = _case("onnx::Abs-13", [np.ones(3, np.int32)])
+    items.append(("onnx::Abs-13", b))
+    groups = plan.group(items)
+    assert len(groups) == 2
+    batches = plan.batches(groups, size=len(items) - 1)
+    assert [len(x) for x in batches] == [len(items) - 1, 1]
+    assert plan.batches(groups, size=4)[0][0][1].id == a.id
+
+
+def test_shards_partition_the_cases(tmp_path):
+    spec_ids = "onnx::Abs-13,onnx::GatherND-13"
+    env = write_plan(tmp_path / "plan.json", {"*": "pass"})
+    seen = []
+    for k in (1, 2):
+        out = tmp_path / f"s{k}"
+        proc = run_cli("--backend", BROKEN, "--spec", spec_ids, "--shard", f"{k}/2", "--out", str(out), env=env)
+        assert proc.returncode == 0, proc.stderr[-1500:]
+        got = rows(out)
+        assert got and all(r["extra"]["shard"] == f"{k}/2" for r in got)
+        seen.append({r["case_id"] for r in got})
+    assert not seen[0] & seen[1]
+    assert seen[0] | seen[1] == {c.id for c in planned_cases(spec_ids)}
