@@ -139,10 +139,10 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "ranks": lambda xs: tuple(_rank(x) for x in xs),
     # how many different values a tuple holds (element types, ranks: "all inputs agree" is == 1)
     "distinct_count": lambda xs: len(set(xs)),
-    # string tensors: which elements are numeric literals ("3.14", "1e-5", "INF", "NaN"), or integer ones
-    "float64": lambda x: np.asarray(x).astype(np.float64),
+    "float64": lambda x: np.asarray(x).astype(np.float64),  # compare narrow floats (float8...) with big bounds
     # product in float64: element counts of requested shapes without int64 wrap-around
-    "fprod": lambda xs: float(np.prod(np.asarray(xs, dtype=np.float64))),  # compare narrow floats (float8...) with big bounds
+    "fprod": lambda xs: float(np.prod(np.asarray(xs, dtype=np.float64))),
+    # string tensors: which elements are numeric literals ("3.14", "1e-5", "INF", "NaN"), or integer ones
     "numeric_text": lambda x: _text_test(x, float),
     "integer_text": lambda x: _text_test(x, int),
     "unique_count": _unique_count,
