@@ -164,7 +164,7 @@ def test_onehot_marks_exactly_the_in_range_indices(case):
     d = int(depth.reshape(-1)[0])
     on = np.moveaxis(out, axis, -1) == values[1]
     off = np.moveaxis(out, axis, -1) == values[0]
-    if values[0] == values[1] or values[0] != values[0]:
+    if values[0] == values[1] or bool((values != values).any()):
         return  # indistinguishable (or NaN) off/on values
     idx = indices.astype(np.int64)
     inside = (idx >= -d) & (idx < d)

@@ -54,3 +54,9 @@ def break_index_bounds(draw, d: Draft, name: str, size: int) -> None:
 
 def no_dependent_attributes(draw, d: Draft) -> None:
     """The hook's inputs step already drew the axis (indices depend on it)."""
+
+
+def break_same_rank(draw, d: Draft, names: tuple[str, ...]) -> None:
+    """Give the named inputs (indices, and updates with them) one trailing axis of size 1 more."""
+    for name in names:
+        d.set_input(name, np.expand_dims(d.input(name), -1))

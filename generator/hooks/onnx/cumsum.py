@@ -20,4 +20,8 @@ def break_axis_in_range(draw, d: Draft) -> None:
     d.set_input("axis", np.array(draw(st.sampled_from([r, -r - 1])), dtype=d.input("axis").dtype))
 
 
-BREAK = {"axis_in_range": break_axis_in_range}
+BREAK = {
+    "axis_in_range": break_axis_in_range,
+    "axis_one_value": lambda draw, d: d.set_input("axis", np.zeros(draw(st.sampled_from([(0,), (2,)])), d.input("axis").dtype)),
+    "axis_rank": lambda draw, d: d.set_input("axis", np.zeros((1, 1), d.input("axis").dtype)),
+}

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._indexing import (break_index_bounds, draw_axis, index_tensor,
+from opconform.generator.hooks.onnx._indexing import (break_index_bounds, break_same_rank, draw_axis, index_tensor,
                                                       no_dependent_attributes)
 
 dependent_attributes = no_dependent_attributes
@@ -32,4 +32,7 @@ def inputs(draw, d: Draft) -> None:
     d.set_input("indices", index_tensor(draw, d.dtypes[1], shape, s))
 
 
-BREAK = {"indices_in_bounds": lambda draw, d: break_index_bounds(draw, d, "indices", axis_size(d))}
+BREAK = {
+    "indices_in_bounds": lambda draw, d: break_index_bounds(draw, d, "indices", axis_size(d)),
+    "same_rank": lambda draw, d: break_same_rank(draw, d, ("indices",)),
+}

@@ -19,3 +19,14 @@ def inputs(draw, d: Draft) -> None:
     if not (shapes.fits(a_shape, d.profile) and shapes.fits(b_shape, d.profile)):
         a_shape, b_shape = (m, k), (k, n)
     d.inputs = [input_array(draw, d, 0, shape=a_shape), input_array(draw, d, 1, shape=b_shape)]
+
+
+def break_batch_broadcastable(draw, d: Draft) -> None:
+    """Stacks of 2 and 3 matrices: the inner dimensions still match, the batch does not broadcast."""
+    a, b = d.input("A"), d.input("B")
+    a_mat = a.shape[-2:] if a.ndim >= 2 else (1,) + a.shape
+    b_mat = b.shape[-2:] if b.ndim >= 2 else b.shape + (1,)
+    d.inputs = [input_array(draw, d, 0, shape=(2,) + a_mat), input_array(draw, d, 1, shape=(3,) + b_mat)]
+
+
+BREAK = {"batch_broadcastable": break_batch_broadcastable}

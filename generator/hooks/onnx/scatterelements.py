@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from opconform import dtypes
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._indexing import (break_index_bounds, distinct_first, draw_axis, index_tensor,
-                                                      ints, no_dependent_attributes)
+from opconform.generator.hooks.onnx._indexing import (break_index_bounds, break_same_rank, distinct_first, draw_axis,
+                                                      index_tensor, ints, no_dependent_attributes)
 from opconform.generator.hooks.onnx.gatherelements import axis_size, element_indices_shape
 
 dependent_attributes = no_dependent_attributes
@@ -35,4 +35,9 @@ def inputs(draw, d: Draft) -> None:
     d.set_input("updates", input_array(draw, d, 2, shape=shape))
 
 
-BREAK = {"indices_in_bounds": lambda draw, d: break_index_bounds(draw, d, "indices", axis_size(d))}
+BREAK = {
+    "indices_in_bounds": lambda draw, d: break_index_bounds(draw, d, "indices", axis_size(d)),
+    "same_rank": lambda draw, d: break_same_rank(draw, d, ("indices", "updates")),
+    "updates_shape": lambda draw, d: d.set_input("updates", input_array(draw, d, 2, shape=tuple(
+        n + 1 if k == 0 else n for k, n in enumerate(d.input("indices").shape)))),
+}

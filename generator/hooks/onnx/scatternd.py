@@ -44,3 +44,14 @@ def break_indices_in_bounds(draw, d: Draft) -> None:
     row, col = draw(st.integers(0, flat.shape[0] - 1)), draw(st.integers(0, k - 1))
     flat[row, col] = draw(st.sampled_from([data.shape[col], -data.shape[col] - 1]))
     d.set_input("indices", flat.reshape(idx.shape))
+
+
+def break_tuple_length(draw, d: Draft) -> None:
+    """Index tuples one longer than data's rank (zeros), updates of the batch shape."""
+    data, idx = d.input("data"), d.input("indices")
+    batch = idx.shape[:-1]
+    d.set_input("indices", np.zeros(batch + (data.ndim + 1,), dtype=idx.dtype))
+    d.set_input("updates", input_array(draw, d, 2, shape=batch))
+
+
+BREAK = {"indices_in_bounds": break_indices_in_bounds, "tuple_length_in_range": break_tuple_length}

@@ -35,4 +35,5 @@ BREAK = {
     "k_within_axis": lambda draw, d: d.set_input("K", np.array([_axis_size(d) + draw(st.integers(1, 2))], np.int64)),
     "k_not_negative": lambda draw, d: d.set_input("K", np.array([draw(st.integers(-3, -1))], np.int64)),
     "k_single_value": lambda draw, d: d.set_input("K", np.repeat(d.input("K"), 2)),
+    "K_type": lambda draw, d: d.set_input("K", d.input("K").astype(draw(st.sampled_from([np.int32, np.float32])))),
 }

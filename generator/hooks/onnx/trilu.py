@@ -16,3 +16,11 @@ def inputs(draw, d: Draft) -> None:
     if d.present[1]:
         k = np.array(draw(st.one_of(st.integers(-4, 4), st.sampled_from(_EXTREMES))), dtype=np.int64)
     d.inputs = [x, k]
+
+
+def break_k_one_value(draw, d: Draft) -> None:
+    d.present[1] = True
+    d.set_input("k", np.zeros(draw(st.sampled_from([(0,), (2,)])), dtype=np.int64))
+
+
+BREAK = {"k_one_value": break_k_one_value}
