@@ -10,10 +10,8 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
-import multiprocessing
 import re
 import warnings
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter
@@ -23,7 +21,7 @@ import numpy as np
 
 from opconform import tensors
 from opconform.model import Alternative, Case, Expectation, SpecVersion, _jsonable
-from opconform.suites import profiles
+from opconform.suites import profiles, taskpool
 
 
 @dataclass
@@ -136,8 +134,10 @@ def _generate(spec_id: str, profile_name: str, seed: int) -> SpecCases:
 
 
 def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
-            on_spec: Callable[[SpecCases], None] | None = None, cache_key: str | None = None) -> list[SpecCases]:
-    """Cases of every spec version, generated `jobs` at a time; results in spec order."""
+            on_spec: Callable[[SpecCases], None] | None = None, cache_key: str | None = None,
+            timeout: float = 300.0) -> list[SpecCases]:
+    """Cases of every spec version, generated `jobs` at a time in killable processes (a spec
+    whose generation passes `timeout` seconds gets an error instead of cases); in spec order."""
     from opconform.suites import case_cache
 
     done: dict[str, SpecCases] = {}
@@ -149,18 +149,16 @@ def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
             on_spec and on_spec(done[sid])
         else:
             todo.append(sid)
-    if jobs <= 1 or len(todo) <= 1:
-        for sid in todo:
-            done[sid] = cases_for(sid, profile_name, seed, cache_key)
-            on_spec and on_spec(done[sid])
-    elif todo:
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-            futures = [pool.submit(cases_for, sid, profile_name, seed, cache_key) for sid in todo]
-            for f in as_completed(futures):
-                sc = f.result()
-                done[sc.spec_id] = sc
-                on_spec and on_spec(sc)
+
+    def finished(i: int, sc: SpecCases) -> None:
+        done[sc.spec_id] = sc
+        on_spec and on_spec(sc)
+
+    def failed(i: int, why: str) -> None:
+        finished(i, SpecCases(todo[i], error=why))
+
+    taskpool.run(cases_for, [(sid, profile_name, seed, cache_key) for sid in todo], jobs=jobs, timeout=timeout,
+                 on_done=finished, on_failed=failed)
     return [done[sid] for sid in spec_ids]
 
 

@@ -33,6 +33,7 @@ class RunConfig:
     memory_limit_mb: int | None = 4096
     batch_size: int = 64
     case_cache: bool = True  # reuse cases generated before with the same code (suites/case_cache.py)
+    generation_timeout: float = 300.0  # seconds per spec version; a slower one is reported, not waited for
     command: str = ""
 
     # settings a resumed run must keep (they decide which cases exist)
@@ -124,7 +125,8 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         listener.planning(len(mine))
         t0 = perf_counter()
         key = case_cache.code_key() if config.case_cache else None
-        planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned, key)
+        planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned, key,
+                               config.generation_timeout)
         summary.generation_seconds = perf_counter() - t0
         for sc in planned:
             if sc.error:

@@ -90,6 +90,7 @@ def test_summary_counts_per_verdict(broken_run):
     (["--backend", "nope", "--out", "x"], "unknown backend 'nope'"),
     (["--backend", "no.such.module:Thing", "--out", "x"], "cannot import module 'no.such.module'"),
     (["--replay", "x"], "--replay DIR and --case ID go together"),
+    (["--spec", "onnx::NoSuchOperator*", "--out", "x"], "matches no spec version"),
 ])
 def test_wrong_flags_one_line_exit_2(tmp_path, args, says):
     proc = run_cli(*[a if a != "x" else str(tmp_path / "o") for a in args])
