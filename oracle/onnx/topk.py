@@ -11,7 +11,6 @@ def run(spec, inputs, attributes, policies):
     axis = axis_of(attributes["axis"], x.ndim)
     order = stable_order(x, axis, descending=bool(attributes["largest"]),
                          nan_greatest=policies["nan_order"] == "nan_greatest")
+    # sorted = 0 leaves the order open; the spec makes that undefined unless k <= 1, where it is moot
     chosen = np.take(order, np.arange(k), axis=axis)
-    if not attributes["sorted"] and policies["unsorted_order"] == "input_order":
-        chosen = np.sort(chosen, axis=axis)
     return np.take_along_axis(x, chosen, axis=axis), chosen.astype(np.int64)

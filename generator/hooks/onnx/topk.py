@@ -22,7 +22,9 @@ def inputs(draw, d: Draft) -> None:
     else:
         x = input_array(draw, d, 0, shape=shape)
     axis = draw_axis(draw, d, x.ndim)
-    d.inputs = [x, np.array([draw(st.integers(1, x.shape[axis]))], dtype=np.int64)]
+    # sorted = 0 leaves the order open: only k = 1 is checkable (the spec makes k >= 2 undefined)
+    k = draw(st.integers(1, x.shape[axis])) if d.resolved["sorted"] else 1
+    d.inputs = [x, np.array([k], dtype=np.int64)]
 
 
 def _axis_size(d: Draft) -> int:
