@@ -7,6 +7,9 @@ Options:
                              that has an oracle and a generator strategy)
   --examples N               Hypothesis examples per item (default 30)
   --opconform-profile NAME   generator profile: smoke, ci, certify (default smoke)
+  --isolate                  run each case in a worker process (the runner's): a crash or hang is a
+                             crash/timeout verdict, not the end of the session
+  --case-timeout SECONDS     with --isolate: per-case timeout (default 60)
   --baseline FILE            a baseline from `opconform baseline`: spec versions whose status there
                              is "fail" for that backend become expected failures (xfail)
 """
@@ -29,6 +32,10 @@ def pytest_addoption(parser):
     group.addoption("--examples", action="store", type=int, default=30, dest="opconform_examples",
                     help="Hypothesis examples per spec version x backend (default 30)")
     group.addoption("--opconform-profile", action="store", default="smoke", help="generator profile (default smoke)")
+    group.addoption("--isolate", action="store_true", dest="opconform_isolate",
+                    help="run cases in a worker process: a crash or hang becomes a crash/timeout verdict")
+    group.addoption("--case-timeout", action="store", type=float, default=60.0, dest="opconform_case_timeout",
+                    help="with --isolate: seconds per case before the worker is killed (default 60)")
     group.addoption("--baseline", action="store", default=None, dest="opconform_baseline",
                     help="baseline YAML: spec versions it lists as failing are expected failures (xfail)")
 

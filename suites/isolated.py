@@ -1,0 +1,101 @@
+"""One backend in a child process, one case at a time, for the pytest suites' --isolate mode.
+
+In-process execution is fastest, but a backend (or onnx shape inference while a model is built)
+can kill the process with a signal, and with it the whole pytest session. Here the runner's own
+worker (opconform.suites.worker) holds the backend; a death or a hang becomes a crash or timeout
+verdict for that case, as in `opconform run`, and a fresh worker takes the next case, so
+Hypothesis can shrink a crashing case like any other failure."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from dataclasses import dataclass
+from time import monotonic
+from typing import Any
+
+from opconform.model import Case, SpecVersion, Verdict
+from opconform.suites import worker
+from opconform.suites.pool import STARTUP_TIMEOUT, describe_exit
+
+
+class IsolationError(RuntimeError):
+    """The worker cannot load the backend, or opconform itself failed on a case (not the backend)."""
+
+
+@dataclass
+class Judged:
+    verdict: Verdict
+    detail: str
+    backend_message: str
+
+
+class IsolatedBackend:
+    def __init__(self, backend_ref: str, *, timeout: float = 60.0):
+        self.backend_ref, self.timeout = backend_ref, timeout
+        self._ctx = multiprocessing.get_context("spawn")
+        self._proc: Any = None
+        self._conn: Any = None
+        self._phase: Any = None
+
+    def _start(self) -> None:
+        parent, child = self._ctx.Pipe(duplex=True)
+        self._phase = self._ctx.Value("i", worker.HARNESS, lock=False)
+        self._proc = self._ctx.Process(target=worker.main, args=(child, self.backend_ref, None, self._phase), daemon=True)
+        self._proc.start()
+        child.close()
+        self._conn = parent
+        if not self._conn.poll(STARTUP_TIMEOUT):
+            self.close()
+            raise IsolationError(f"worker did not load backend {self.backend_ref!r} within {STARTUP_TIMEOUT:.0f} s")
+        try:
+            kind, text = self._conn.recv()
+        except EOFError:
+            self._proc.join()
+            raise IsolationError(f"backend {self.backend_ref!r} cannot start: {describe_exit(self._proc.exitcode)}") from None
+        if kind != "ready":
+            self.close()
+            raise IsolationError(f"backend {self.backend_ref!r} cannot start: {text}")
+
+    def run(self, spec: SpecVersion, case: Case) -> Judged:
+        if self._proc is None or not self._proc.is_alive():
+            self._start()
+        self._conn.send(({spec.id: spec}, [(spec.id, case)]))
+        deadline = monotonic() + self.timeout
+        while True:
+            if self._conn.poll(min(0.25, max(deadline - monotonic(), 0))):
+                try:
+                    msg = self._conn.recv()
+                except EOFError:
+                    return self._lost("crash")
+                if msg[0] == "result":
+                    r = msg[1]
+                    return Judged(Verdict(r["verdict"]), r["detail"], r.get("backend_message", ""))
+                if msg[0] == "harness-error":
+                    raise IsolationError(f"opconform failed on case {msg[1]} of {msg[2]}: {msg[3]}")
+            elif not self._proc.is_alive():
+                return self._lost("crash")
+            elif monotonic() > deadline:
+                return self._lost("timeout")
+
+    def _lost(self, status: str) -> Judged:
+        """The worker died or hung on this case: a crash or timeout verdict, unless it died in the harness."""
+        in_backend = self._phase.value == worker.BACKEND
+        if self._proc.is_alive():
+            os.kill(self._proc.pid, signal.SIGKILL)
+        self._proc.join()
+        message = (f"no result within the {self.timeout:g} s per-case timeout" if status == "timeout"
+                   else describe_exit(self._proc.exitcode))
+        self.close()
+        if not in_backend:
+            raise IsolationError(f"worker died outside the backend, in opconform's own code: {message}")
+        return Judged(Verdict(status), message, "")
+
+    def close(self) -> None:
+        if self._proc is not None:
+            if self._proc.is_alive():
+                os.kill(self._proc.pid, signal.SIGKILL)
+            self._proc.join()
+        if self._conn is not None:
+            self._conn.close()
+        self._proc = self._conn = None
