@@ -18,7 +18,6 @@ ROTATED = "helpers_reports_backend:RotatedOutputs"
 
 def suites(tmp_path, *args, timeout=300) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
-    env.pop("CI", None)
     cmd = [sys.executable, "-m", "pytest", "--pyargs", "opconform.suites", "-p", "no:cacheprovider", "-q",
            "--hypothesis-seed=0", "--examples", "15", *args]
     return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
