@@ -162,6 +162,25 @@ def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
     return [done[sid] for sid in spec_ids]
 
 
+def from_results(results_dir: Path, spec_ids: Sequence[str],
+                 on_spec: Callable[[SpecCases], None] | None = None) -> list[SpecCases]:
+    """The cases another run recorded (every Result carries its case), for these spec versions:
+    certify a second backend on exactly the cases of the first, without generating again."""
+    from opconform.suites import results
+
+    rows, _ = results.scan(Path(results_dir) / results.RESULTS)
+    if not rows and not (Path(results_dir) / results.RESULTS).exists():
+        raise ValueError(f"--cases-from {results_dir}: no {results.RESULTS} there; expected a results directory")
+    by_spec: dict[str, dict[str, Case]] = {sid: {} for sid in spec_ids}
+    for r in rows:
+        if r["spec_id"] in by_spec and r.get("case"):
+            by_spec[r["spec_id"]].setdefault(r["case_id"], Case.from_json(r["case"]))
+    out = [SpecCases(sid, list(cases.values()), note="cases from " + str(results_dir)) for sid, cases in by_spec.items() if cases]
+    for sc in out:
+        on_spec and on_spec(sc)
+    return out
+
+
 def stable_hash(key: Hashable) -> int:
     return int.from_bytes(hashlib.sha256(repr(key).encode()).digest()[:8], "big")
 

@@ -24,6 +24,7 @@ class RunConfig:
     backend: str
     out: Path
     spec_pattern: str | None = None
+    cases_from: str | None = None  # run the cases of this results directory instead of generating
     profile: str = "smoke"
     seed: int = 0
     jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
@@ -37,7 +38,7 @@ class RunConfig:
     command: str = ""
 
     # settings a resumed run must keep (they decide which cases exist)
-    FIXED = ("backend", "spec_pattern", "profile", "seed", "shard")
+    FIXED = ("backend", "spec_pattern", "profile", "seed", "shard", "cases_from")
 
 
 @dataclass
@@ -85,6 +86,7 @@ def start_meta(config: RunConfig, backend: backends.Backend) -> dict:
         "jobs": config.jobs,
         "timeout": config.timeout,
         "spec_pattern": config.spec_pattern,
+        "cases_from": config.cases_from,
         "shard": config.shard,
         "started": results.now(),
         "finished": None,
@@ -124,9 +126,12 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         summary.not_applicable = [v.id for v in versions if v.dialect not in backend.dialects]
         listener.planning(len(mine))
         t0 = perf_counter()
-        key = case_cache.code_key() if config.case_cache else None
-        planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned, key,
-                               config.generation_timeout)
+        if config.cases_from:
+            planned = plan.from_results(Path(config.cases_from), [v.id for v in mine], listener.spec_planned)
+        else:
+            key = case_cache.code_key() if config.case_cache else None
+            planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned,
+                                   key, config.generation_timeout)
         summary.generation_seconds = perf_counter() - t0
         for sc in planned:
             if sc.error:

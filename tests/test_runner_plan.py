@@ -60,3 +60,25 @@ def test_shards_partition_the_cases(tmp_path):
         seen.append({r["case_id"] for r in got})
     assert not seen[0] & seen[1]
     assert seen[0] | seen[1] == {c.id for c in planned_cases(spec_ids)}
+
+
+def test_a_call_past_its_time_limit_is_given_up_not_waited_for():
+    import time
+
+    from opconform.suites import taskpool
+
+    done, failed = {}, {}
+    t0 = time.monotonic()
+    taskpool.run(time.sleep, [(0.01,), (600,), (0.02,)], jobs=2, timeout=3,
+                 on_done=done.__setitem__, on_failed=failed.__setitem__)
+    assert set(done) == {0, 2} and list(failed) == [1] and "longer than 3 s" in failed[1]
+    assert time.monotonic() - t0 < 60
+
+
+def test_cases_from_another_run_are_the_same_cases(tmp_path):
+    env = write_plan(tmp_path / "plan.json", {"*": "pass"})
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert run_cli("--backend", BROKEN, "--spec", "onnx::Abs-13", "--out", str(first), env=env).returncode == 0
+    proc = run_cli("--backend", BROKEN, "--cases-from", str(first), "--out", str(second), env=env)
+    assert proc.returncode == 0, proc.stderr[-1500:]
+    assert sorted(r["case_id"] for r in rows(second)) == sorted(r["case_id"] for r in rows(first))

@@ -35,6 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, help="results directory (results.jsonl, run.json)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out: finished cases are not redone")
     p.add_argument("--shard", default=None, help="K/N: run the K-th of N deterministic shares of the cases")
+    p.add_argument("--cases-from", metavar="DIR", default=None,
+                   help="run the cases recorded in another results directory instead of generating (same cases, another backend)")
     p.add_argument("--generation-timeout", type=_positive(float), default=300.0, metavar="S",
                    help="seconds to generate one spec version's cases before giving up on it (default 300)")
     p.add_argument("--no-case-cache", dest="case_cache", action="store_false",
@@ -67,7 +69,8 @@ def main(args: argparse.Namespace) -> int:
         plan.parse_shard(args.shard)
     except ValueError as e:
         return _fail(str(e))
-    config = runner.RunConfig(backend=args.backend or "reference", out=args.out, spec_pattern=args.spec_pattern, profile=args.profile,
+    config = runner.RunConfig(backend=args.backend or "reference", out=args.out, spec_pattern=args.spec_pattern,
+                              cases_from=args.cases_from, profile=args.profile,
                               seed=args.seed, jobs=args.jobs, timeout=args.timeout, resume=args.resume, shard=args.shard,
                               memory_limit_mb=args.memory_limit, case_cache=args.case_cache,
                               generation_timeout=args.generation_timeout, command=shlex.join(["opconform", *sys.argv[1:]]))
