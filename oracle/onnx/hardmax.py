@@ -13,4 +13,7 @@ def run(spec, inputs, attributes, policies):
         return (np.zeros_like(x),)
     first = arg_extreme(x, axis, largest=True, last=False, nan_wins=policies["nan"] == "nan_selected")
     positions = np.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - axis - 1))
-    return ((positions == np.expand_dims(first, axis)).astype(x.dtype),)
+    hit = positions == np.expand_dims(first, axis)
+    if policies["nan"] == "nan_passed_over":  # a slice of NaN only has no maximum: all zeros
+        hit &= ~np.all(np.isnan(x.astype(np.float64)), axis=axis, keepdims=True)
+    return (hit.astype(x.dtype),)
