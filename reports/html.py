@@ -29,6 +29,21 @@ TEMPLATES = Path(__file__).parent / "templates"
 MAX_FAILURES_SHOWN = 50  # per (backend, spec version); the rest are counted, and are in results.jsonl
 
 
+# what each verdict means, for the legend a reader of the report sees under the overview
+VERDICT_MEANING = {
+    "pass": "the outputs match what the spec allows, or the backend refused a case the spec says must be refused",
+    "mismatch": "outputs of the right shape and type, with wrong values",
+    "wrong-shape": "an output has the wrong shape",
+    "wrong-dtype": "an output has the wrong element type",
+    "missing-output": "an output that was asked for did not come back",
+    "error": "the backend refused a valid case",
+    "accepted-invalid": "the backend returned outputs where the spec requires an error",
+    "unsupported": "the backend says it does not implement this (type, attribute, opset); not counted in the pass rate",
+    "crash": "the backend killed its process (a signal, an abort)",
+    "timeout": "no answer within the per-case time limit",
+}
+
+
 @dataclass
 class PairView:
     backend: str
@@ -161,6 +176,7 @@ def render(rs: ResultSet, *, coverage_table: Coverage | None = None, now: dateti
         "grand_total": Tally.of(rs.results),
         "pairs": pairs,
         "verdicts": [v.value for v in VERDICTS],
+        "meaning": VERDICT_MEANING,
         "dialects": sorted({p.dialect for p in pairs}),
         "operators": sorted({p.operator for p in pairs}, key=str.lower),
         "coverage": coverage_table or Coverage(None, "coverage not available: not computed (--no-coverage)"),

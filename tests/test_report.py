@@ -159,3 +159,11 @@ def test_empty_tensors_show_as_empty(shape):
     v = tensorview.view(np.zeros(shape, np.float32), np.zeros(shape, bool))
     assert v.size == 0 and v.rows is None
     assert tensorview.diff(np.zeros(shape), np.zeros(shape), tensorview.differing(np.zeros(shape), np.zeros(shape))).count == 0
+
+
+def test_every_verdict_has_a_meaning_in_the_legend(report):
+    from opconform.reports.html import VERDICT_MEANING
+
+    assert set(VERDICT_MEANING) == {v.value for v in Verdict}
+    page = (report / "index.html").read_text()
+    assert all(f'<th class="mono">{v.value}</th><td>' in page for v in Verdict)
