@@ -4,8 +4,10 @@ Every Reduce* operator is `post(combine(pre(x)))` over the chosen axes, which is
 what the text asks of `noop_with_empty_axes`: "composite-reduction operators will still
 perform the non-reduction steps", so an empty axis set skips only `combine`.
 
-Floats are reduced in float64 and rounded once to the input type: the spec's tolerance
-then covers implementations that accumulate in the input type or in another order.
+Floats are reduced in float64 and rounded once to the input type (policy `accumulation`:
+float64), or computed throughout in the input type (`input_type`), which is where overflowing
+intermediates (a square of 1e38 in float32) differ; the spec's tolerance covers the rest of
+the difference between the two and other summation orders.
 Integers are reduced in their own type (wrapping like two's complement hardware does),
 except where the result is not an integer (mean, L2, logs), which goes through float64
 and comes back by the `integer_rounding` policy.
@@ -67,8 +69,9 @@ def run(reduction: Reduction, spec: SpecVersion, inputs: Sequence, attributes: M
     axes = axes_of(spec, inputs, attributes)
     keepdims = bool(attributes.get("keepdims", 1))
     kind = dtypes.name_of(x.dtype)
+    in_type = policies.get("accumulation") == "input_type" and dtypes.get(kind).is_float
     with np.errstate(all="ignore"):
-        y = reduction.pre(_working_array(x, kind, reduction))
+        y = reduction.pre(x if in_type else _working_array(x, kind, reduction))
         if axes != ():
             y = _combine(reduction.combine, y, axes, keepdims, kind, policies.get("nan_handling", "propagate"))
         y = reduction.post(y)
@@ -89,8 +92,10 @@ def _combine(how: str, y: np.ndarray, axes, keepdims: bool, kind: str, nan_handl
     if how == "prod":
         return np.prod(y, axis=axes, keepdims=keepdims, dtype=y.dtype)
     if how == "mean":
-        return np.mean(y, axis=axes, keepdims=keepdims)
+        return np.mean(y, axis=axes, keepdims=keepdims, dtype=y.dtype)
     if how == "logsumexp":
+        if y.dtype != np.float64:  # in the input type: the formula as written, exp overflow and all
+            return np.log(np.sum(np.exp(y), axis=axes, keepdims=keepdims, dtype=y.dtype))
         return _logsumexp(y, axes, keepdims)
     ufunc = np.maximum if how == "max" else np.minimum
     if nan_handling == "ignore" and y.dtype.kind == "f":
