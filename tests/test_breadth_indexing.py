@@ -240,3 +240,23 @@ def test_einsum_equation_rules(equation, shapes, fits):
     assert (einsum_equation.problem(equation, shapes) == "") is fits
     if fits:  # numpy agrees that it evaluates
         np.einsum(equation.replace(" ", ""), *[np.ones(s) for s in shapes])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("operator", OPERATORS)
+def test_invalid_cases_reach_every_error_relation(operator):
+    """docs/generator-hooks.md: every `error` relation should appear as a broken relation in a few
+    hundred invalid cases (hooks supply breakers where the generic mutations do not get there)."""
+    from hypothesis import HealthCheck
+
+    spec = specs.load_spec("onnx", operator).versions[-1]
+    hit: set[str] = set()
+
+    @settings(max_examples=300, suppress_health_check=list(HealthCheck))
+    @given(cases(spec, kind="invalid"))
+    def collect(case):
+        hit.add(case.expected.relation)
+
+    collect()
+    missing = [r.id for r in spec.relations if r.on_violation == "error" and r.id not in hit]
+    assert not missing, f"{spec.id}: no invalid case breaks {missing}"
