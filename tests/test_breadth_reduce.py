@@ -138,3 +138,24 @@ def test_integer_mean_rounding_is_a_policy():
     spec = specs.load("onnx::ReduceMean-18")
     exp = oracle.expectation(spec, [np.array([-3, -4], np.int32), None], {"keepdims": 0})
     assert sorted(int(a.outputs[0]) for a in exp.alternatives) == [-4, -3]
+
+
+@pytest.mark.parametrize("op", REDUCTIONS)
+def test_every_admitted_element_type(op):
+    """Small positive integers (exact in every admitted type, float8 included): every version
+    and type reduces them to the formula's value, in the input's type."""
+    from opconform import dtypes
+
+    base = np.array([[1, 2, 3], [2, 1, 1]], dtype=np.float64)
+    want = FORMULAS[op](base, (1,), False)
+    for spec in _versions(op):
+        for name in spec.inputs[0].types:
+            x = base.astype(dtypes.numpy_dtype(name))
+            got = _call(spec, x, [1], 0)
+            assert got.dtype == x.dtype, (spec.id, name)
+            # bool (Max/Min only): every element is True, so the reduction is True
+            expected = np.asarray(np.ones_like(want) if name == "bool" else want)
+            if dtypes.get(name).kind in ("int", "uint"):
+                expected = np.trunc(expected)
+            np.testing.assert_allclose(got.astype(np.float64), expected.astype(x.dtype).astype(np.float64),
+                                       rtol=1e-2, err_msg=f"{spec.id} {name}")

@@ -255,3 +255,51 @@ def test_generated_cases_are_what_their_label_says(spec):
             assert c.expected.kind == "outputs" and c.expected.alternatives, (spec.id, c.label)
         elif c.label.startswith("breaks:"):
             assert c.expected.relation == c.label.split(";")[0].split(":", 1)[1], (spec.id, c.label)
+
+
+# ---------------------------------------------------- every element type
+def _as(dtype_name: str, x: np.ndarray) -> np.ndarray:
+    from opconform import dtypes
+
+    if dtype_name == "string":
+        return x.astype(str).astype(object)
+    return (x % 2).astype(np.float64).astype(dtypes.numpy_dtype(dtype_name))  # 0/1 fit every type
+
+
+# one valid call per operator; the first input is the data tensor whose type varies
+DATA_CALLS = {
+    "Reshape": (lambda x: [x, np.array([3, -1], I64)], {}),
+    "Transpose": (lambda x: [x], {"perm": [1, 0]}),
+    "Squeeze": (lambda x: [x.reshape(1, 2, 3)], {}),
+    "Unsqueeze": (lambda x: [x, np.array([0], I64)], {}),
+    "Concat": (lambda x: [x, x], {"axis": 1}),
+    "Split": (lambda x: [x, np.array([1, 2], I64)], {"axis": 1}),
+    "Slice": (lambda x: [x, np.array([1], I64), np.array([3], I64), np.array([1], I64)], {}),
+    "Expand": (lambda x: [x, np.array([2, 2, 3], I64)], {}),
+    "Tile": (lambda x: [x, np.array([2, 1], I64)], {}),
+    "Flatten": (lambda x: [x], {"axis": 1}),
+    "Pad": (lambda x: [x, np.array([1, 0, 0, 1], I64)], {"mode": "edge"}),
+    "DepthToSpace": (lambda x: [x.reshape(1, 4, 1, 1).repeat(2, axis=0)[:1]], {"blocksize": 2}),
+    "SpaceToDepth": (lambda x: [x.reshape(1, 1, 2, 2)], {"blocksize": 2}),
+}
+
+
+@pytest.mark.parametrize("op", sorted(DATA_CALLS))
+def test_every_admitted_element_type_goes_through_the_oracle(op):
+    """Data movement must keep every value bit for bit, in every element type a version admits."""
+    make, attributes = DATA_CALLS[op]
+    base = np.arange(6).reshape(2, 3) if op not in ("DepthToSpace", "SpaceToDepth") else np.arange(4)
+    for spec in specs.load_spec("onnx", op).versions:
+        for name in spec.inputs[0].types:
+            x = _as(name, base)
+            inputs = make(x)
+            outs = oracle.evaluate(spec, inputs, attributes)
+            for out in outs:
+                assert out.dtype == x.dtype, (spec.id, name)
+            # values only move: each output element's bits are those of some input element
+            bits = f"u{x.dtype.itemsize}" if x.dtype.itemsize in (1, 2, 4, 8) else "u8"
+            if name != "string":
+                got = np.concatenate([o.reshape(-1) for o in outs]).view(bits)
+                assert set(got.tolist()) <= set(x.reshape(-1).view(bits).tolist()), (spec.id, name)
+            else:
+                assert {v for o in outs for v in o.reshape(-1)} <= set(x.reshape(-1)), (spec.id, name)
