@@ -25,11 +25,12 @@ def main() -> None:
     ap.add_argument("--spec", default=None)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", type=Path, default=None, help="keep the results here (default: a temporary directory)")
+    ap.add_argument("--cases-from", default=None, help="run the cases of an earlier results directory (no generation)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         t0 = perf_counter()
         s = run(RunConfig(backend=args.backend, out=args.out or Path(tmp) / "out", spec_pattern=args.spec,
-                          profile=args.profile, jobs=args.jobs))
+                          profile=args.profile, jobs=args.jobs, cases_from=args.cases_from))
         wall = perf_counter() - t0
     cases = s.cases_run
     exec_wall = s.execution_seconds

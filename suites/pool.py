@@ -70,11 +70,11 @@ class PoolStats:
 
 
 class WorkerPool:
-    """on_result(result_dict) for each judged case; on_lost(item, status, message) for the case a
+    """on_result(record.Judged) for each judged case; on_lost(item, status, message) for the case a
     worker was on when it had to be killed; on_harness_error(case_id, spec_id, message)."""
 
     def __init__(self, backend_ref: str, *, jobs: int, timeout: float, memory_limit_mb: int | None,
-                 shard: str | None, on_result: Callable[[dict], None],
+                 shard: str | None, on_result: Callable[[Any], None],
                  on_lost: Callable[[Item, str, str], None],
                  on_harness_error: Callable[[str, str, str], None] = lambda *a: None):
         self.backend_ref, self.jobs, self.timeout = backend_ref, max(1, jobs), timeout

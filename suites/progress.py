@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from time import monotonic
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -28,6 +29,7 @@ class RichProgress(Listener):
                                  console=self.console, transient=False)
         self.counts: Counter = Counter()
         self.task = None
+        self._pending, self._shown = 0, 0.0
 
     def planning(self, total_specs: int) -> None:
         self.progress.start()
@@ -42,13 +44,20 @@ class RichProgress(Listener):
         note = f" ({already_done} already done)" if already_done else ""
         self.task = self.progress.add_task(f"running{note}", total=total_cases, rate="", counts="")
 
-    def result(self, result: dict) -> None:
-        self.counts[result["verdict"]] += 1
-        task = self.progress.tasks[-1]
-        speed = task.speed or 0.0
-        self.progress.update(self.task, advance=1, rate=f"{speed:.0f}/s", counts=_counts_text(self.counts))
+    def result(self, spec_id: str, verdict: str) -> None:
+        self.counts[verdict] += 1
+        self._pending += 1
+        now = monotonic()
+        if now - self._shown < 0.1:  # redrawing per case would cost more than the cases
+            return
+        self._shown = now
+        speed = self.progress.tasks[-1].speed or 0.0
+        self.progress.update(self.task, advance=self._pending, rate=f"{speed:.0f}/s", counts=_counts_text(self.counts))
+        self._pending = 0
 
     def finished(self, summary: RunSummary) -> None:
+        if self.task is not None and self._pending:
+            self.progress.update(self.task, advance=self._pending, counts=_counts_text(self.counts))
         self.progress.stop()
         print_summary(summary, self.console)
 

@@ -2,6 +2,8 @@
 report or a replay needs (the case itself, what the backend returned when it failed)."""
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -75,3 +77,26 @@ def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard
         got=None if verdict is Verdict.PASS or not outcome.outputs else _encode_outputs(outcome.outputs),
         extra=extra(spec, case, shard),
     ).to_json()
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A result ready for results.jsonl (its JSON line) plus what the run's summary needs. Workers
+    encode the line themselves, so the parent only writes bytes."""
+
+    case_id: str
+    spec_id: str
+    verdict: str
+    backend_seconds: float
+    build_seconds: float
+    harness_seconds: float
+    line: bytes
+
+    @classmethod
+    def of(cls, result: dict) -> "Judged":
+        return cls(result["case_id"], result["spec_id"], result["verdict"], result["backend_seconds"],
+                   result["build_seconds"], result["harness_seconds"],
+                   (json.dumps(result, separators=(",", ":")) + "\n").encode())
+
+    def result(self) -> dict:
+        return json.loads(self.line)

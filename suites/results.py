@@ -103,10 +103,10 @@ class ResultsWriter:
         self._fsync_every = fsync_every
         self._synced = monotonic()
 
-    def write(self, result: Mapping[str, Any]) -> None:
-        line = (json.dumps(result, separators=(",", ":")) + "\n").encode()
+    def write(self, case_id: str, line: bytes) -> None:
+        """Append one JSON line (with its newline) for this case."""
         self._f.write(line)  # unbuffered: one write() syscall per line
-        self.done.add(result["case_id"])
+        self.done.add(case_id)
         if monotonic() - self._synced >= self._fsync_every:
             os.fsync(self._f.fileno())
             self._synced = monotonic()

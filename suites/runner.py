@@ -72,7 +72,7 @@ class Listener:
     def planning(self, total_specs: int) -> None: ...
     def spec_planned(self, sc: plan.SpecCases) -> None: ...
     def executing(self, total_cases: int, already_done: int) -> None: ...
-    def result(self, result: dict) -> None: ...
+    def result(self, spec_id: str, verdict: str) -> None: ...
     def finished(self, summary: RunSummary) -> None: ...
 
 
@@ -146,24 +146,25 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         batches = plan.batches([(k, items) for k, items in groups if items[0][0] not in refused], config.batch_size)
         listener.executing(len(untaken) + sum(len(b) for b in batches), summary.cases_skipped)
 
-        def on_result(r: dict) -> None:
-            writer.write(r)
-            summary.counts[r["spec_id"]][r["verdict"]] += 1
+        def on_result(j: record.Judged) -> None:
+            writer.write(j.case_id, j.line)
+            summary.counts[j.spec_id][j.verdict] += 1
             summary.cases_run += 1
-            summary.backend_seconds += r["backend_seconds"]
-            summary.build_seconds += r["build_seconds"]
-            summary.harness_seconds += r["harness_seconds"]
-            listener.result(r)
+            summary.backend_seconds += j.backend_seconds
+            summary.build_seconds += j.build_seconds
+            summary.harness_seconds += j.harness_seconds
+            listener.result(j.spec_id, j.verdict)
 
         def on_lost(item: plan.Item, status: str, message: str) -> None:
             sid, case = item
-            on_result(record.make(specs.load(sid), case, Outcome(status, message=message), backend.name, shard=config.shard))
+            lost = record.make(specs.load(sid), case, Outcome(status, message=message), backend.name, shard=config.shard)
+            on_result(record.Judged.of(lost))
 
         def on_harness_error(case_id: str, spec_id: str, message: str) -> None:
             summary.harness_errors.append({"case_id": case_id, "spec_id": spec_id, "message": message})
 
         for sid, case in untaken:  # nothing to run: the backend does not take these spec versions
-            on_result(record.not_taken(specs.load(sid), case, backend.name, refused[sid], shard=config.shard))
+            on_result(record.Judged.of(record.not_taken(specs.load(sid), case, backend.name, refused[sid], shard=config.shard)))
         pool = WorkerPool(backend.ref or config.backend, jobs=config.jobs, timeout=config.timeout,
                           memory_limit_mb=config.memory_limit_mb, shard=config.shard,
                           on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error)

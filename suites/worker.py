@@ -4,6 +4,7 @@ a hang, a memory blow-up) the parent sees and survives; this side only reports."
 from __future__ import annotations
 
 import os
+import warnings
 from time import perf_counter
 from typing import Any
 
@@ -18,6 +19,7 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any) -> Non
     """phase_flag: a shared integer the parent reads after a death, to tell backend from harness."""
     for k, v in THREAD_ENV.items():
         os.environ.setdefault(k, v)
+    warnings.simplefilter("ignore")  # NaN and overflow are met on purpose; verdicts say what matters
     from opconform import backends, specs
     from opconform.backends import base
     from opconform.suites import record
@@ -55,4 +57,4 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any) -> Non
                 continue
             harness = perf_counter() - t0 - outcome.backend_seconds - outcome.build_seconds
             result["harness_seconds"] = max(harness, 0.0)
-            conn.send(("result", result, backend.models_built))
+            conn.send(("result", record.Judged.of(result), backend.models_built))
