@@ -6,6 +6,7 @@ runner's business: backends run in worker processes it can kill.
 """
 from __future__ import annotations
 
+import json
 import re
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -14,7 +15,8 @@ from typing import Any, Callable, Hashable, Iterator, Sequence
 
 import numpy as np
 
-from opconform.model import Case, Outcome, SpecVersion
+from opconform import tensors
+from opconform.model import Case, Outcome, SpecVersion, _jsonable
 
 
 # Which side of the harness/backend line the process is on. The runner's worker listens, so that
@@ -43,6 +45,21 @@ def phase(name: str) -> Iterator[None]:
 
 class BackendMissing(RuntimeError):
     """A backend cannot be loaded; the message is one line and names the extra to install."""
+
+
+def quick_key(spec_id: str, case: Case) -> Hashable:
+    """What a case's model depends on, cheaply: the parts of the builder's signature
+    (opconform.generator.onnx_model.signature) that need no model, with the output types taken
+    from the expected outputs. For a case with expected outputs it determines the signature; for
+    a must-refuse case the builder infers output types with onnx's C++ shape inference, which this
+    key leaves out (that inference can crash, and must not run where a crash costs the run)."""
+    constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
+    per_input = tuple(None if x is None else (str(x.dtype), x.ndim, tensors.digest(x) if c else None)
+                      for x, c in zip(case.inputs, constant))
+    alts = case.expected.alternatives
+    outs = None if not alts else tuple(None if o is None else (str(o.dtype), np.ndim(o)) for o in alts[0].outputs)
+    attrs = json.dumps(_jsonable(dict(case.attributes)), sort_keys=True)
+    return (spec_id, attrs, per_input, tuple(case.outputs_requested), outs)
 
 
 class HarnessError(Exception):

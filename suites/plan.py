@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
-import json
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -17,10 +16,8 @@ from pathlib import Path
 from time import perf_counter
 from typing import Callable, Hashable, Iterable, Sequence
 
-import numpy as np
-
-from opconform import tensors
-from opconform.model import Alternative, Case, Expectation, SpecVersion, _jsonable
+from opconform.backends.base import quick_key
+from opconform.model import Alternative, Case, Expectation, SpecVersion
 from opconform.suites import profiles, taskpool
 
 
@@ -222,17 +219,9 @@ def batches(groups: Iterable[tuple[Hashable, list[Item]]], size: int) -> list[li
 
 
 def group_key(spec_id: str, case: Case) -> Hashable:
-    """What a case's model depends on, computed cheaply and safely: the same parts as the builder's
-    signature (opconform.generator.onnx_model.signature) except output types it would infer with
-    onnx's C++ shape inference, which can crash on invalid cases and must not run in the parent.
-    Workers key their model cache on the real signature; this key only groups and shards."""
-    constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
-    per_input = tuple(None if x is None else (str(x.dtype), x.ndim, tensors.digest(x) if c else None)
-                      for x, c in zip(case.inputs, constant))
-    alts = case.expected.alternatives
-    outs = None if not alts else tuple(None if o is None else (str(o.dtype), np.ndim(o)) for o in alts[0].outputs)
-    attrs = json.dumps(_jsonable(dict(case.attributes)), sort_keys=True)
-    return (spec_id, attrs, per_input, tuple(case.outputs_requested), outs)
+    """Groups and shards cases by what their model depends on, computed cheaply and safely in the
+    parent (see opconform.backends.base.quick_key: no onnx shape inference, which can crash)."""
+    return quick_key(spec_id, case)
 
 
 def group(items: Iterable[Item]) -> list[tuple[Hashable, list[Item]]]:
