@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from opconform.backends.base import Backend, BuildFailed, HarnessError, phase, quick_key
+from opconform.backends.base import Backend, BuildFailed, HarnessError, phase
 from opconform.model import Case, SpecVersion
 
 
@@ -61,19 +61,6 @@ class CompiledModelBackend(Backend):
     # validates each node as the Python API creates it); anything else building raises is ours
     backend_errors_in_build: tuple[type[BaseException], ...] = ()
 
-    def signature(self, spec: SpecVersion, case: Case) -> Hashable:
-        """The builder's signature, remembered per quick key where that key determines it (cases
-        with expected outputs): computing it builds output types, which costs more than a run."""
-        if not case.expected.alternatives:
-            return super().signature(spec, case)
-        key = quick_key(spec.id, case)
-        found = self._signatures.get(key)
-        if found is None:
-            if len(self._signatures) > 50_000:
-                self._signatures.clear()
-            found = self._signatures[key] = super().signature(spec, case)
-        return found
-
     def build_model(self, spec: SpecVersion, case: Case) -> Any:
         raise NotImplementedError
 
@@ -95,10 +82,6 @@ class CompiledModelBackend(Backend):
     def specialize(self, model: Any, shapes: dict[str, tuple[int, ...]]) -> Any:
         """The model with its input dimensions fixed to these shapes."""
         raise NotImplementedError
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._signatures: dict[Hashable, Hashable] = {}
 
     def prepare(self, spec: SpecVersion, case: Case) -> Prepared:
         prepared = self._build(spec, case)
