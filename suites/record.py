@@ -62,8 +62,9 @@ def not_taken(spec: SpecVersion, case: Case, backend: str, reason: str, *, shard
 
 def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard: str | None, harness_seconds: float,
             verdict: Verdict, detail: str, matched: dict | None) -> dict:
+    encoded = case.to_json()  # it holds the id: computing that hashes every input, so only once
     return Result(
-        case_id=case.id,
+        case_id=encoded["id"],
         spec_id=spec.id,
         backend=backend,
         verdict=verdict,
@@ -73,7 +74,7 @@ def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard
         backend_seconds=outcome.backend_seconds,
         harness_seconds=harness_seconds,
         build_seconds=outcome.build_seconds,
-        case=case.to_json(),
+        case=encoded,
         got=None if verdict is Verdict.PASS or not outcome.outputs else _encode_outputs(outcome.outputs),
         extra=extra(spec, case, shard),
     ).to_json()
