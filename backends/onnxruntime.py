@@ -7,6 +7,7 @@ from typing import Any, Sequence
 import numpy as np
 import onnx
 
+from opconform import dtypes
 from opconform.backends import opsets
 from opconform.backends.onnx_base import OnnxBackend
 from opconform.backends.probe import highest_loadable_opset
@@ -15,7 +16,7 @@ from opconform.backends.probe import highest_loadable_opset
 # Python binding refusing an element type such as complex or ml_dtypes' bfloat16)
 _UNSUPPORTED = ("NOT_IMPLEMENTED", "Could not find an implementation", "ValidateOpsetForDomain",
                 "Unsupported model IR version", "is under development", "is not currently registered or supported",
-                "can't be converted to MLDataType")
+                "can't be converted to MLDataType", "No corresponding Numpy type for Tensor Type")
 
 
 class OnnxRuntimeBackend(OnnxBackend):
@@ -42,11 +43,24 @@ class OnnxRuntimeBackend(OnnxBackend):
         return self._ort.InferenceSession(model.SerializeToString(), self._options, providers=["CPUExecutionProvider"])
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
-        return handle.run(output_names, feeds)
+        got = handle.run(output_names, feeds)
+        declared = {o.name: o.type for o in handle.get_outputs()}
+        return [_as_declared(x, declared.get(n)) for x, n in zip(got, output_names)]
 
     def classify(self, exc: BaseException, stage: str) -> str:
         text = str(exc)
         return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
+
+
+def _as_declared(x: Any, onnx_type: str | None) -> Any:
+    """onnxruntime hands float8 tensors to NumPy as their raw bytes typed uint8: reinterpret the
+    bits as the declared type (same width), so a wrong element type still shows as one."""
+    t = dtypes.BY_ONNX_STR.get(onnx_type or "")
+    if t is None or t.numpy is None or not isinstance(x, np.ndarray) or x.dtype == t.numpy:
+        return x
+    if x.dtype == np.uint8 and t.numpy.itemsize == 1 and t.kind == "float":
+        return x.view(t.numpy)
+    return x
 
 
 @lru_cache(maxsize=None)
