@@ -16,6 +16,8 @@ from pathlib import Path
 from time import perf_counter
 from typing import Callable, Hashable, Iterable, Sequence
 
+import numpy as np
+
 from opconform.backends.base import quick_key
 from opconform.model import Alternative, Case, Expectation, SpecVersion
 from opconform.suites import profiles, taskpool
