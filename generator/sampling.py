@@ -1,53 +1,56 @@
 """Drawing a fixed number of cases from a seed, reproducibly.
 
-`generate` runs the case strategy under Hypothesis with `@seed(seed)`, no example database, the
-generate phase only (no shrinking), and no time-based deadline or health checks, so what it draws
-depends on the seed, the spec and the Hypothesis version alone: the same seed gives the same
-cases, byte for byte, on any machine (pin Hypothesis to keep it so across installs).
-Cases are deduplicated by id; Hypothesis is asked again with the next seed if the first pass
-came back short (tiny case spaces).
+`generate` draws case k of a spec from its own pseudo-random source, `random.Random` seeded with
+the string "<seed>:<spec id>:<k>" (string seeds go through SHA-512, so they are the same on every
+machine and Python build). Nothing else is random: no example database, no time-dependent
+choices, no shrinking. The same seed, spec file and Hypothesis version therefore give the same
+cases, byte for byte. Draws that a strategy rejects (`assume`) and duplicates (same case id) are
+skipped, so k counts attempts, not cases.
+
+Why not `@given` with `@seed`: Hypothesis's engine steers toward the simplest inputs and mutates
+earlier ones (right for finding and shrinking bugs), so half the cases of a batch would be zeros
+and tiny shapes. Drawing each case independently from the strategy gives an even spread over
+element types, modes and edge values. This uses Hypothesis's ConjectureData directly (the
+mechanism behind `@given`); `cases()` itself stays an ordinary strategy that shrinks.
 """
 from __future__ import annotations
 
 import dataclasses
+import random
 
-from hypothesis import HealthCheck, Phase, given, seed as hypothesis_seed, settings
-from hypothesis.errors import Unsatisfiable
+from hypothesis.control import BuildContext
+from hypothesis.errors import StopTest, UnsatisfiedAssumption
+from hypothesis.internal.conjecture.data import ConjectureData
 
 from opconform.generator import profiles, strategies
 from opconform.model import Case, SpecVersion
 
-_PASSES = 4  # extra passes (seed+1, seed+2, ...) before accepting fewer cases than asked
+_ATTEMPTS_PER_CASE = 30  # give up on a spec after this many rejected draws per case asked
+
+
+def draw_one(strategy, source: str):
+    """One value of `strategy` from the random source named `source`, or None if rejected."""
+    data = ConjectureData(random=random.Random(source))
+    try:
+        with BuildContext(data, is_final=True, wrapped_test=None):
+            return data.draw(strategy)
+    except (UnsatisfiedAssumption, StopTest):
+        return None
 
 
 def generate(spec: SpecVersion, count: int, seed: int, *, profile: str | profiles.Profile = "smoke",
              expect: strategies.ExpectFn | None = None, kind: str = "any") -> list[Case]:
-    """`count` distinct cases of `spec`, the same ones for the same arguments; each carries `seed`."""
+    """`count` distinct cases of `spec` (fewer only if the strategy keeps rejecting draws), the
+    same ones for the same arguments; each carries `seed`."""
+    strategy = strategies.cases(spec, kind=kind, profile=profile, expect=expect)
     found: dict[str, Case] = {}
-    for attempt in range(_PASSES + 1):
+    for k in range(count * _ATTEMPTS_PER_CASE):
         if len(found) >= count:
             break
-        for case in _draw(spec, count - len(found), seed + attempt, profile, kind, expect):
-            found.setdefault(case.id, case)
-    return [dataclasses.replace(c, seed=seed) for c in list(found.values())[:count]]
-
-
-def _draw(spec: SpecVersion, count: int, seed: int, profile, kind: str, expect) -> list[Case]:
-    drawn: list[Case] = []
-    strategy = strategies.cases(spec, kind=kind, profile=profile, expect=expect)
-
-    @hypothesis_seed(seed)
-    @settings(database=None, max_examples=count, phases=[Phase.generate], deadline=None, derandomize=False,
-              suppress_health_check=list(HealthCheck), print_blob=False, report_multiple_bugs=False)
-    @given(strategy)
-    def collect(case: Case) -> None:
-        drawn.append(case)
-
-    try:
-        collect()
-    except Unsatisfiable:
-        pass  # the strategy could not produce (more) cases; the caller sees fewer than asked
-    return drawn
+        case = draw_one(strategy, f"{seed}:{spec.id}:{k}")
+        if case is not None and case.id not in found:
+            found[case.id] = dataclasses.replace(case, seed=seed)
+    return list(found.values())
 
 
 _HAS_STRATEGY: dict[str, bool] = {}

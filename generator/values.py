@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from opconform import dtypes
 
-__all__ = ["elements", "arrays", "edge_values", "edge_classes", "classes_in", "NARROWER", "from_elements"]
+__all__ = ["elements", "arrays", "edge_values", "edge_classes", "classes_in", "nan_payloads_in", "NARROWER",
+           "from_elements", "storage_elements", "pick", "sweep"]
 
 # the next narrower type of each type: values beyond it / finer than it are edge values
 NARROWER = {
@@ -140,11 +141,22 @@ def edge_values(name: str) -> dict[str, tuple]:
 
 
 def edge_classes(name: str) -> set[str]:
-    """The edge classes an element type has (NaN payloads counted as a class of their own)."""
-    classes = set(edge_values(name))
-    if "nan" in classes and len(edge_values(name)["nan"]) > 1:
-        classes.add("nan_payloads")
-    return classes
+    """The edge classes an element type has. (Several NaN payloads: see nan_payloads_in.)"""
+    return set(edge_values(name))
+
+
+def nan_payloads_in(a: np.ndarray) -> set[int]:
+    """Bit patterns of the NaNs in a float array (complex: of its parts)."""
+    a = np.asarray(a)
+    kind = dtypes.get(dtypes.name_of(a.dtype)).kind
+    if kind == "complex":
+        a = np.ascontiguousarray(a).view(np.float32 if a.dtype == np.complex64 else np.float64)
+    elif kind != "float":
+        return set()
+    flat = a.reshape(-1)
+    with np.errstate(invalid="ignore"):
+        mask = np.isnan(flat.astype(np.float64))
+    return set(int(b) for b in _to_bits(flat[mask]))
 
 
 def classes_in(a: np.ndarray) -> set[str]:
@@ -165,14 +177,11 @@ def classes_in(a: np.ndarray) -> set[str]:
                 continue
             if bits & set(members):
                 found.add(cls)
-        with np.errstate(invalid="ignore"):
-            f = a.astype(np.float64)
-        nan_bits = set(int(b) for b in _to_bits(a.reshape(-1)[np.isnan(f.reshape(-1))]))
-        if nan_bits:
+        if nan_payloads_in(a):
             found.add("nan")
-        if len(nan_bits) > 1:
-            found.add("nan_payloads")
-        if "subnormal" in edge_classes(name):
+        if "subnormal" in edge_classes(name):  # any subnormal, not only the listed ones
+            with np.errstate(invalid="ignore"):
+                f = a.astype(np.float64)
             fi = ml_dtypes.finfo(a.dtype) if a.dtype not in (np.float32, np.float64, np.float16) else np.finfo(a.dtype)
             with np.errstate(invalid="ignore"):
                 if np.any(np.isfinite(f) & (f != 0) & (np.abs(f) < float(fi.smallest_normal))):
@@ -205,10 +214,26 @@ def _regular(name: str) -> st.SearchStrategy:
     raise ValueError(f"no regular values for {name}")
 
 
+_WIDE = st.integers(0, (1 << 16) - 1)
+
+
+def pick(draw, options: Sequence):
+    """One of `options`, close to uniformly. Hypothesis favours the first option of sampled_from and
+    one_of heavily (it is the simplest); an index taken modulo from a wide integer spreads the
+    choice evenly while still shrinking to the first option."""
+    return options[draw(_WIDE) % len(options)]
+
+
 @lru_cache(maxsize=None)
 def _edge(name: str) -> st.SearchStrategy:
-    flat = [v for members in edge_values(name).values() for v in members]
-    return st.sampled_from(sorted(set(flat), key=repr))
+    """A class first (evenly), then one of its members: rare classes are as likely as big ones."""
+    members = [st.sampled_from(m) for m in edge_values(name).values()]
+
+    @st.composite
+    def edge_value(draw):
+        return draw(pick(draw, members))
+
+    return edge_value()
 
 
 @lru_cache(maxsize=None)
@@ -249,7 +274,10 @@ def storage_elements(name: str, *, edge: bool = True) -> st.SearchStrategy:
 def arrays(name: str, shape: Sequence[int], *, elements: st.SearchStrategy | None = None,
            edge: bool | None = None) -> st.SearchStrategy[np.ndarray]:
     """Arrays of one element type and shape. `elements`: values in storage form (see
-    storage_elements); `edge`: None draws whether to mix in edge values (shrinks to plain)."""
+    storage_elements). Otherwise each array is drawn in one of three modes: plain (small values;
+    Hypothesis shrinks toward it), mixed (plain and edge values) or sweep (element k is from edge
+    class (offset + k) mod #classes, so an array of ten or so elements holds every class).
+    `edge`: None draws the mode, True excludes plain, False is plain only."""
     shape = tuple(int(s) for s in shape)
     if elements is None:
         return _plain_arrays(name, shape, edge)
@@ -261,17 +289,46 @@ def _plain_arrays(name: str, shape: tuple[int, ...], edge: bool | None) -> st.Se
     return _arrays(name, shape, None, edge)
 
 
+def sweep(name: str, n: int) -> st.SearchStrategy[list]:
+    """n values in storage form, one per edge class in turn from a drawn offset."""
+    return _sweep(name, n)
+
+
+def _sweep(name: str, n: int) -> st.SearchStrategy[list]:
+    """n elements walking through the edge classes from a drawn offset (a member of each drawn)."""
+    kind = dtypes.get(name).kind
+    part = ("float32" if name == "complex64" else "float64") if kind == "complex" else name
+    classes = [st.sampled_from(m) for m in edge_values(part).values()]
+    if not classes:
+        return st.lists(storage_elements(name), min_size=n, max_size=n)
+
+    @st.composite
+    def walk(draw):
+        offset = draw(_WIDE) % len(classes)
+        picked = [draw(classes[(offset + k) % len(classes)]) for k in range(n)]
+        if kind == "complex":  # (real, imag): the walk on the real part, a plain imaginary part
+            return [(v, draw(_regular(part))) for v in picked]
+        return picked
+
+    return walk()
+
+
 def _arrays(name: str, shape: tuple[int, ...], elements: st.SearchStrategy | None,
             edge: bool | None) -> st.SearchStrategy[np.ndarray]:
     n = int(np.prod(shape, dtype=np.int64))
 
+    modes = ["plain", "mixed", "sweep", "sweep"] if edge is None else (["mixed", "sweep"] if edge else ["plain"])
+
     @st.composite
     def build(draw):
-        elems = elements
-        if elems is None:
-            edgy = draw(st.booleans()) if edge is None else edge
-            elems = storage_elements(name, edge=edgy)
-        flat = draw(st.lists(elems, min_size=n, max_size=n))
+        if elements is not None:
+            flat = draw(st.lists(elements, min_size=n, max_size=n))
+        else:
+            mode = pick(draw, modes)
+            if mode == "sweep":
+                flat = draw(_sweep(name, n))
+            else:
+                flat = draw(st.lists(storage_elements(name, edge=mode == "mixed"), min_size=n, max_size=n))
         if dtypes.get(name).kind == "complex":
             flat = [b for pair in flat for b in pair]
         return from_elements(name, flat, shape)

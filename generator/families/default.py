@@ -50,10 +50,10 @@ def element_types(draw, d: Draft) -> None:
     for p in d.spec.inputs:
         if p.type_var is not None:
             if p.type_var not in by_var:
-                by_var[p.type_var] = draw(st.sampled_from(generatable(p.types)))
+                by_var[p.type_var] = values.pick(draw, generatable(p.types))
             d.dtypes.append(by_var[p.type_var])
         else:
-            d.dtypes.append(draw(st.sampled_from(generatable(p.types))))
+            d.dtypes.append(values.pick(draw, generatable(p.types)))
 
 
 def is_dependent(a: Attribute) -> bool:

@@ -1,6 +1,7 @@
 """Hook for onnx::Concat: inputs of one rank that agree off the axis, sizes along it drawn apart."""
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
 from opconform.generator import shapes
@@ -37,4 +38,15 @@ def _break_rank(draw, d: Draft) -> None:
     d.inputs[-1] = d.inputs[-1][None]
 
 
-BREAK = {"same_dims_off_axis": _break_off_axis, "inputs_same_rank": _break_rank}
+def _break_type(draw, d: Draft) -> None:
+    """Every input in an element type no version of T admits (the float8 types)."""
+    import ml_dtypes
+
+    d.inputs = [x.astype(np.float64).astype(ml_dtypes.float8_e4m3fn) if x.dtype != object else
+                np.zeros(x.shape, ml_dtypes.float8_e4m3fn) for x in d.inputs]
+
+BREAK = {
+    "same_dims_off_axis": _break_off_axis,
+    "inputs_same_rank": _break_rank,
+    "inputs_type": _break_type,
+}

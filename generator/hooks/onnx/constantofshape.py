@@ -2,6 +2,7 @@
 type; the generic attribute step has no strategy for tensors) and a small non-negative shape."""
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
 from opconform.generator import values
@@ -31,4 +32,11 @@ def _break_one_element(draw, d: Draft) -> None:
     d.attributes["value"] = draw(values.arrays(etype, (2,)))
 
 
-BREAK = {"input_nonnegative": _break_nonnegative, "value_one_element": _break_one_element}
+def _break_value_type(draw, d: Draft) -> None:
+    d.attributes["value"] = np.array([draw(st.sampled_from(["a", "0"]))], dtype=object)
+
+BREAK = {
+    "input_nonnegative": _break_nonnegative,
+    "value_one_element": _break_one_element,
+    "value_type": _break_value_type,
+}

@@ -49,8 +49,9 @@ def _layout(draw, d: Draft, b: int, r: int, q: int, m: int, *, batch_from: tuple
     relations holding; `batch_from` forces data's leading dims (used by breakers)."""
     p = d.profile
     batch = batch_from if batch_from is not None else draw(shapes.shapes(b, p))
-    rest = draw(shapes.shapes(r - b, p, min_side=1))
-    data_shape = tuple(batch) + tuple(rest)
+    tuple_axes = draw(shapes.shapes(m, p, min_side=1))  # an index needs a non-empty axis
+    rest = draw(shapes.shapes(r - b - m, p))
+    data_shape = tuple(batch) + tuple(tuple_axes) + tuple(rest)
     middle = draw(shapes.shapes(q - b - 1, p)) if q - b - 1 >= 0 else ()
     idx_shape = tuple(batch[:b]) + tuple(middle) + (m,)
     assume(shapes.fits(data_shape, p) and shapes.fits(idx_shape, p))
@@ -106,7 +107,7 @@ def break_tuple_length(draw, d: Draft) -> None:
     r = data.ndim
     m = draw(st.sampled_from([0, r - b + 1] if _min_tuple(d) else [r - b + 1]))
     shape = idx.shape[:-1] + (m,)
-    bounds = list(data.shape[b:]) + [1]
+    bounds = [max(s, 1) for s in data.shape[b:]] + [1]  # any value will do: the tuple is too long anyway
     d.inputs[INDICES] = _indices(draw, d, shape, bounds) if m else np.zeros(shape, dtype=idx.dtype)
 
 

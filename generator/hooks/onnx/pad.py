@@ -49,4 +49,19 @@ def _break_output_size(draw, d: Draft) -> None:
     set_ints(d, "pads", [-(data.shape[0] + 1) if data.ndim else -1] + [0] * (2 * n - 1))
 
 
-BREAK = {"pads_length": _break_length, "output_dims_nonnegative": _break_output_size}
+def _break_axes_range(draw, d: Draft) -> None:
+    r = d.inputs[0].ndim
+    set_ints(d, "axes", [draw(st.sampled_from([r, -r - 1]))])
+    set_ints(d, "pads", [0, 0])
+
+
+def _break_constant_scalar(draw, d: Draft) -> None:
+    d.present[2] = True
+    d.set_input("constant_value", input_array(draw, d, 2, shape=(2,)))
+
+BREAK = {
+    "pads_length": _break_length,
+    "output_dims_nonnegative": _break_output_size,
+    "axes_in_range": _break_axes_range,
+    "constant_value_scalar": _break_constant_scalar,
+}

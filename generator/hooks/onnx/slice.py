@@ -41,4 +41,29 @@ def _break_ends_length(draw, d: Draft) -> None:
     set_ints(d, "ends", [int(v) for v in d.input("ends")] + [1])
 
 
-BREAK = {"steps_nonzero": _break_zero_step, "ends_length": _break_ends_length}
+def _break_axes_length(draw, d: Draft) -> None:
+    set_ints(d, "axes", list(range(len(d.input("starts")) + 1)))
+
+
+def _break_steps_length(draw, d: Draft) -> None:
+    set_ints(d, "steps", [1] * (len(d.input("starts")) + 1))
+
+
+def _break_axes_range(draw, d: Draft) -> None:
+    r = d.inputs[0].ndim
+    n = len(d.input("starts"))
+    if n == 0:
+        set_ints(d, "starts", [0])
+        set_ints(d, "ends", [1])
+        if d.input("steps") is not None:
+            set_ints(d, "steps", [1])
+        n = 1
+    set_ints(d, "axes", [draw(st.sampled_from([r, -r - 1]))] + [a for a in range(n - 1)])
+
+BREAK = {
+    "steps_nonzero": _break_zero_step,
+    "ends_length": _break_ends_length,
+    "axes_length": _break_axes_length,
+    "steps_length": _break_steps_length,
+    "axes_in_range": _break_axes_range,
+}

@@ -44,4 +44,14 @@ def _break_negative(draw, d: Draft) -> None:
     set_ints(d, "split", [-1, dim + 1])
 
 
-BREAK = {"split_sums_to_dim": _break_sum, "split_nonnegative": _break_negative}
+def _break_both(draw, d: Draft) -> None:
+    x = d.input("input")
+    dim = x.shape[normalized(int(d.resolved.get("axis", 0)), x.ndim)]
+    set_ints(d, "split", [dim])
+    d.attributes["num_outputs"] = 1
+
+BREAK = {
+    "split_sums_to_dim": _break_sum,
+    "split_nonnegative": _break_negative,
+    "split_or_num_outputs": _break_both,
+}

@@ -17,7 +17,8 @@ from opconform.generator import shapes, values
 from opconform.generator.draft import Draft
 from opconform.generator.families import default
 
-MODES = ("plain", "duplicates", "distinct", "nan_and_signed_zeros", "repeated_slices")
+# "duplicates" first: Hypothesis shrinks toward it (one repeated value is the simplest input)
+MODES = ("duplicates", "plain", "distinct", "nan_and_signed_zeros", "repeated_slices")
 
 
 @lru_cache(maxsize=None)
@@ -59,14 +60,18 @@ def unique_values(draw, d: Draft, name: str, shape: tuple[int, ...], axis: int |
     """An array for Unique's data in one of MODES (recorded in d.notes)."""
     n = int(np.prod(shape, dtype=np.int64))
     kind = dtypes.get(name).kind
-    modes = list(MODES[:4]) + (["repeated_slices"] if axis is not None and len(shape) else [])
-    mode = draw(st.sampled_from(modes))
+    modes = list(MODES[:4])
+    if axis is not None and len(shape):
+        modes.insert(1, "repeated_slices")
+    mode = values.pick(draw, modes)
     elems = values.storage_elements(name)
     if mode == "plain" or n == 0:
         mode = "plain"
         out = draw(values.arrays(name, shape))
     elif mode == "duplicates":
-        pool = draw(st.lists(elems, min_size=1, max_size=3))
+        k = draw(st.integers(1, 3))
+        # the repeated values: any values, or edge values of k classes in turn
+        pool = draw(values.pick(draw, [st.lists(elems, min_size=k, max_size=k), values.sweep(name, k)]))
         out = values.from_elements(name, _flat(draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n)), kind), shape)
     elif mode == "distinct":
         plain = values.storage_elements(name, edge=draw(st.booleans())).filter(lambda v: not _is_nan(name, v))
