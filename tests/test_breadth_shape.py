@@ -303,3 +303,16 @@ def test_every_admitted_element_type_goes_through_the_oracle(op):
                 assert set(got.tolist()) <= set(x.reshape(-1).view(bits).tolist()), (spec.id, name)
             else:
                 assert {v for o in outs for v in o.reshape(-1)} <= set(x.reshape(-1)), (spec.id, name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("op", SHAPE_OPS + REDUCE_OPS)
+def test_invalid_cases_reach_every_error_relation(op):
+    """150 must-refuse cases of the newest version name every `error` relation at least once
+    (the hooks' breakers reach the ones random mutation does not)."""
+    spec = specs.load_spec("onnx", op).versions[-1]
+    wanted = {r.id for r in spec.relations if r.on_violation == "error"}
+    cases = generate(spec, 150, seed=3, expect=oracle.expectation, kind="invalid")
+    assert {c.expected.kind for c in cases} == {"error"}
+    reached = {c.expected.relation for c in cases}
+    assert wanted <= reached, f"{spec.id}: never broken: {sorted(wanted - reached)}"
