@@ -7,9 +7,10 @@ Relations in spec files are Python-like expressions:
     shape(data)[:b] == shape(indices)[:b]
     all((indices >= -S) & (indices < S))
 
-They are parsed with `ast` in "eval" mode and walked by a whitelisting interpreter: no
-attribute access, no calls except the functions below, no comprehensions, no lambdas,
-no names but the bound variables. A spec file never runs as Python.
+They are parsed with `ast` in "eval" mode and checked against a whitelist: no attribute
+access, no calls except the functions below, no comprehensions, no lambdas, no names but the
+bound variables. Each checked tree is then compiled once into nested Python closures (one per
+node; see `compiled`), which evaluations reuse. A spec file never runs as Python.
 
 Values are ints, floats, bools, strings, tuples (shapes), None (an absent optional input)
 and NumPy arrays (input values; arithmetic and comparisons on them are element-wise).
@@ -31,10 +32,14 @@ class ExprError(ValueError):
 
 
 def _shape(x):
+    if type(x) is np.ndarray:  # the common case, without a generator per call (relations run per oracle call)
+        return x.shape
     return tuple(int(d) for d in np.shape(x))
 
 
 def _rank(x):
+    if type(x) is np.ndarray:
+        return x.ndim
     return len(np.shape(x))
 
 
@@ -42,10 +47,19 @@ def _size(x):
     return int(np.size(x))
 
 
-def _dtype(x):
-    from opconform import dtypes
+_DTYPE_NAMES: dict[np.dtype, str] = {}  # dtypes.name_of scans every element type; relations ask per call
 
-    return dtypes.name_of(np.asarray(x).dtype)
+
+def _dtype(x):
+    dt = x.dtype if type(x) is np.ndarray else np.asarray(x).dtype
+    name = _DTYPE_NAMES.get(dt)
+    if name is None:
+        from opconform import dtypes
+
+        name = dtypes.name_of(dt)
+        if dt.kind not in "OUS":  # one entry per string length would grow without bound
+            _DTYPE_NAMES[dt] = name
+    return name
 
 
 def _broadcastable(*shapes):
@@ -66,14 +80,49 @@ def _prod(xs):
 
 def _all(x):
     if isinstance(x, np.ndarray):
-        return bool(np.all(x))
+        return bool(x.all())
     return all(x)
 
 
 def _any(x):
     if isinstance(x, np.ndarray):
-        return bool(np.any(x))
+        return bool(x.any())
     return any(x)
+
+
+# below this many elements the element-wise form is cheaper: one reduction where min and max make two
+_WITHIN_ELEMENTWISE_BELOW = 4096
+
+
+def _within(x, lo, hi) -> bool:
+    """np.all((x >= lo) & (x < hi)): every element of x in [lo, hi), the bounds broadcast against x.
+
+    Index checks compare a whole index tensor with per-component bounds (shape (m,) against
+    (..., m)); NumPy's broadcast comparison over such short rows is slow and makes three
+    temporaries. Bounds that vary along the last axis only are settled exactly by min and max
+    (of all of x when every column has the same bounds, else per column); anything else, or
+    other element kinds, takes the element-wise form, errors included."""
+    x, lo, hi = np.asarray(x), np.asarray(lo), np.asarray(hi)
+    columns = x.shape[-1] if x.ndim else 1
+    if x.size < _WITHIN_ELEMENTWISE_BELOW or columns > 16 or not (
+        all(a.dtype.kind in "iuf" and a.size for a in (x, lo, hi)) and _per_column(x.shape, lo.shape, hi.shape)
+    ):
+        return bool(np.all((x >= lo) & (x < hi)))
+    # compared as NumPy scalars, not Python numbers, so they promote as the element-wise form does
+    los, his = lo.reshape(-1), hi.reshape(-1)
+    if len(set(los.tolist())) == 1 and len(set(his.tolist())) == 1:  # one bound pair for every column
+        return bool(x.min() >= los[0] and x.max() < his[0])
+    los, his = (np.repeat(b, columns) if b.size == 1 else b for b in (los, his))
+    rows = x.reshape(-1, columns)
+    # a loop over the index tuple's components (axes), each a strided min/max over every row
+    return all(bool(rows[:, j].min() >= los[j] and rows[:, j].max() < his[j]) for j in range(columns))
+
+
+def _per_column(shape: tuple, *bounds: tuple) -> bool:
+    """Every bound broadcasts against `shape` without enlarging it and varies along the last axis only."""
+    return all(
+        len(b) <= len(shape) and all(d == 1 for d in b[:-1]) and (not b or b[-1] in (1, shape[-1])) for b in bounds
+    )
 
 
 def _unique_count(xs):
@@ -153,6 +202,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "einsum_problem": lambda equation, xs: einsum_equation.problem(equation, [_shape(x) for x in xs]),
     "floor": lambda x: int(np.floor(x)),
     "ceil": lambda x: int(np.ceil(x)),
+    # every element of x in [lo, hi) (bounds broadcast): all((x >= lo) & (x < hi)) without its temporaries
+    "within": _within,
 }
 
 _BINOPS = {
@@ -216,79 +267,171 @@ def names(text: str) -> set[str]:
 
 def evaluate(text: str, env: Mapping[str, Any]) -> Any:
     """Evaluate `text` with variables from `env`. Errors raise ExprError with the expression."""
-    tree = parse(text)
-    try:
-        return _eval(tree.body, env)
-    except ExprError:
-        raise
-    except Exception as e:  # the expression itself failed on these values (index out of range...)
-        raise ExprError(f"{text!r} could not be evaluated: {type(e).__name__}: {e}") from None
+    return compiled(text)(env)
 
 
-def _eval(node: ast.AST, env: Mapping[str, Any]) -> Any:
+@functools.lru_cache(maxsize=4096)
+def compiled(text: str) -> Callable[[Mapping[str, Any]], Any]:
+    """`evaluate(text, .)` as a function of the environment, parsed and compiled once.
+
+    Relations run on every oracle call; walking the AST each time cost more than small
+    operators themselves, so the tree is turned into nested closures once per text.
+    A malformed expression raises ExprError here (and is not cached, as `parse` caches none)."""
+    body = _compile(parse(text).body)
+
+    def run(env: Mapping[str, Any]) -> Any:
+        try:
+            return body(env)
+        except ExprError:
+            raise
+        except Exception as e:  # the expression itself failed on these values (index out of range...)
+            raise ExprError(f"{text!r} could not be evaluated: {type(e).__name__}: {e}") from None
+
+    return run
+
+
+_Compiled = Callable[[Mapping[str, Any]], Any]
+
+
+def _compile(node: ast.AST) -> _Compiled:
+    """Closures with exactly the semantics the AST walker had before compilation (evaluation
+    order, short-circuits, chained comparisons over arrays, errors); tests/test_expr_compiled.py
+    keeps that walker and checks the two agree."""
     if isinstance(node, ast.Constant):
-        return node.value
+        return _constant(node.value)
     if isinstance(node, ast.Name):
-        if node.id in ("True", "False", "None"):
-            return {"True": True, "False": False, "None": None}[node.id]
-        if node.id not in env:
-            raise ExprError(f"unknown name {node.id!r}; known: {', '.join(sorted(env))}")
-        return env[node.id]
+        return _compile_name(node.id)
     if isinstance(node, (ast.Tuple, ast.List)):
-        return tuple(_eval(e, env) for e in node.elts)
+        if all(isinstance(e, ast.Constant) for e in node.elts):  # `dtype(x) in ('int32', ...)`: built once
+            return _constant(tuple(e.value for e in node.elts))
+        parts = tuple(_compile(e) for e in node.elts)
+        return lambda env: tuple(p(env) for p in parts)
     if isinstance(node, ast.BoolOp):
-        if isinstance(node.op, ast.And):
-            v = True
-            for e in node.values:
-                v = _eval(e, env)
-                if not _truth(v):
-                    return v
-            return v
-        v = False
-        for e in node.values:
-            v = _eval(e, env)
+        return _compile_boolop(isinstance(node.op, ast.And), tuple(_compile(e) for e in node.values))
+    if isinstance(node, ast.UnaryOp):
+        return _compile_unary(node)
+    if isinstance(node, ast.BinOp):
+        left, right, binop = _compile(node.left), _compile(node.right), _BINOPS[type(node.op)]
+        return lambda env: binop(left(env), right(env))  # tuple + tuple concatenates (operator.add)
+    if isinstance(node, ast.Compare):
+        return _compile_compare(node)
+    if isinstance(node, ast.IfExp):
+        test, body, orelse = _compile(node.test), _compile(node.body), _compile(node.orelse)
+        return lambda env: body(env) if _truth(test(env)) else orelse(env)
+    if isinstance(node, ast.Subscript):
+        return _compile_subscript(node)
+    if isinstance(node, ast.Call):
+        return _compile_call(node.func.id, tuple(_compile(a) for a in node.args))
+    return _unsupported(type(node).__name__)
+
+
+def _constant(value: Any) -> _Compiled:
+    return lambda env: value
+
+
+def _unsupported(construct: str) -> _Compiled:
+    def fail(env: Mapping[str, Any]) -> Any:
+        raise ExprError(f"unsupported construct {construct}")
+
+    return fail
+
+
+def _compile_name(name: str) -> _Compiled:
+    if name in ("True", "False", "None"):
+        return _constant({"True": True, "False": False, "None": None}[name])
+
+    def lookup(env: Mapping[str, Any]) -> Any:
+        if name not in env:
+            raise ExprError(f"unknown name {name!r}; known: {', '.join(sorted(env))}")
+        return env[name]
+
+    return lookup
+
+
+def _compile_boolop(is_and: bool, parts: tuple[_Compiled, ...]) -> _Compiled:
+    def conjunction(env: Mapping[str, Any]) -> Any:
+        v: Any = True
+        for p in parts:
+            v = p(env)
+            if not _truth(v):
+                return v
+        return v
+
+    def disjunction(env: Mapping[str, Any]) -> Any:
+        v: Any = False
+        for p in parts:
+            v = p(env)
             if _truth(v):
                 return v
         return v
-    if isinstance(node, ast.UnaryOp):
-        v = _eval(node.operand, env)
-        if isinstance(node.op, ast.Not):
-            return not _truth(v)
-        return _UNARY[type(node.op)](v)
-    if isinstance(node, ast.BinOp):
-        a, b = _eval(node.left, env), _eval(node.right, env)
-        if isinstance(a, tuple) and isinstance(b, tuple) and isinstance(node.op, ast.Add):
-            return a + b
-        return _BINOPS[type(node.op)](a, b)
-    if isinstance(node, ast.Compare):
-        left = _eval(node.left, env)
+
+    return conjunction if is_and else disjunction
+
+
+def _compile_unary(node: ast.UnaryOp) -> _Compiled:
+    operand = _compile(node.operand)
+    if isinstance(node.op, ast.Not):
+        return lambda env: not _truth(operand(env))
+    unop = _UNARY[type(node.op)]
+    if isinstance(node.operand, ast.Constant):  # `-1`: folded, unless it fails (then it fails when evaluated)
+        try:
+            return _constant(unop(node.operand.value))
+        except Exception:
+            pass
+    return lambda env: unop(operand(env))
+
+
+def _compile_compare(node: ast.Compare) -> _Compiled:
+    first = _compile(node.left)
+    links = tuple((_CMPOPS[type(op)], _compile(c)) for op, c in zip(node.ops, node.comparators))
+    if len(links) == 1:
+        ((cmp, right),) = links
+
+        def compare(env: Mapping[str, Any]) -> Any:
+            r = cmp(first(env), right(env))
+            if isinstance(r, np.ndarray):
+                return r
+            return True if r else False
+
+        return compare
+
+    def chain(env: Mapping[str, Any]) -> Any:
+        left = first(env)
         result: Any = True
-        for op, right_node in zip(node.ops, node.comparators):
-            right = _eval(right_node, env)
-            r = _CMPOPS[type(op)](left, right)
+        for cmp, right_of in links:
+            right = right_of(env)
+            r = cmp(left, right)
             if isinstance(r, np.ndarray):
                 result = r if result is True else (result & r)
             elif not r:
                 return False
             left = right
         return result
-    if isinstance(node, ast.IfExp):
-        return _eval(node.body, env) if _truth(_eval(node.test, env)) else _eval(node.orelse, env)
-    if isinstance(node, ast.Subscript):
-        v = _eval(node.value, env)
-        if isinstance(node.slice, ast.Slice):
-            s = node.slice
-            return v[
-                slice(
-                    None if s.lower is None else _eval(s.lower, env),
-                    None if s.upper is None else _eval(s.upper, env),
-                    None if s.step is None else _eval(s.step, env),
-                )
-            ]
-        return v[_eval(node.slice, env)]
-    if isinstance(node, ast.Call):
-        return FUNCTIONS[node.func.id](*[_eval(a, env) for a in node.args])
-    raise ExprError(f"unsupported construct {type(node).__name__}")
+
+    return chain
+
+
+def _compile_subscript(node: ast.Subscript) -> _Compiled:
+    value = _compile(node.value)
+    s = node.slice
+    if not isinstance(s, ast.Slice):
+        index = _compile(s)
+        return lambda env: value(env)[index(env)]
+    none = _constant(None)
+    lower, upper, step = (none if e is None else _compile(e) for e in (s.lower, s.upper, s.step))
+    return lambda env: _sliced(value(env), env, lower, upper, step)
+
+
+def _sliced(v: Any, env: Mapping[str, Any], lower: _Compiled, upper: _Compiled, step: _Compiled) -> Any:
+    return v[slice(lower(env), upper(env), step(env))]
+
+
+def _compile_call(name: str, args: tuple[_Compiled, ...]) -> _Compiled:
+    # FUNCTIONS is looked up per call, as the walker did, so a function registered later is the one used
+    if len(args) == 1:
+        (arg,) = args
+        return lambda env: FUNCTIONS[name](arg(env))
+    return lambda env: FUNCTIONS[name](*[a(env) for a in args])
 
 
 def _truth(v: Any) -> bool:
