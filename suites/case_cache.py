@@ -2,7 +2,7 @@
 
 Generation is deterministic (same spec, seed, profile and code -> same cases), so its output
 can be kept. The key covers everything it depends on: the source of the specs, generator and
-oracle stages and of the core model, the spec files, and the versions of Hypothesis, NumPy, onnx
+oracle stages, of the core model and of the run's planning (plan, variants, profiles), the spec files, and the versions of Hypothesis, NumPy, onnx
 and ml_dtypes. Any change to those starts a fresh cache directory. Location: $OPCONFORM_CACHE,
 else ~/.cache/opconform.
 """
@@ -19,6 +19,7 @@ from typing import Any
 
 _STAGES = ("opconform.specs", "opconform.generator", "opconform.oracle")
 _CORE = ("model.py", "dtypes.py", "tensors.py")
+_PLANNING = ("plan.py", "variants.py", "profiles.py")  # in opconform.suites: how a run turns specs into cases
 _LIBRARIES = ("hypothesis", "numpy", "onnx", "ml_dtypes")
 
 
@@ -34,6 +35,7 @@ def code_key() -> str:
 
     h = hashlib.sha256()
     files = [Path(opconform.__file__).parent / name for name in _CORE]
+    files += [Path(__file__).parent / name for name in _PLANNING]
     for stage in _STAGES:
         base = Path(importlib.import_module(stage).__file__).parent
         files += sorted(p for p in base.rglob("*") if p.suffix in (".py", ".yaml", ".json") and "__pycache__" not in p.parts)
