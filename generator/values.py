@@ -313,9 +313,15 @@ def _sweep(name: str, n: int) -> st.SearchStrategy[list]:
     return walk()
 
 
+# Hypothesis draws at most a few thousand choices per example; bigger (stress) tensors repeat a
+# drawn block of this many elements
+MAX_DRAWN_ELEMENTS = 2048
+
+
 def _arrays(name: str, shape: tuple[int, ...], elements: st.SearchStrategy | None,
             edge: bool | None) -> st.SearchStrategy[np.ndarray]:
-    n = int(np.prod(shape, dtype=np.int64))
+    total = int(np.prod(shape, dtype=np.int64))
+    n = min(total, MAX_DRAWN_ELEMENTS)
 
     modes = ["plain", "mixed", "sweep", "sweep"] if edge is None else (["mixed", "sweep"] if edge else ["plain"])
 
@@ -331,6 +337,7 @@ def _arrays(name: str, shape: tuple[int, ...], elements: st.SearchStrategy | Non
                 flat = draw(st.lists(storage_elements(name, edge=mode == "mixed"), min_size=n, max_size=n))
         if dtypes.get(name).kind == "complex":
             flat = [b for pair in flat for b in pair]
-        return from_elements(name, flat, shape)
+        block = from_elements(name, flat, (n,))
+        return (block if n == total else np.resize(block, total)).reshape(shape)
 
     return build()

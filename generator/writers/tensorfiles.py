@@ -27,9 +27,9 @@ def write_npy(path: Path, x: np.ndarray, name: str) -> dict:
     if etype == "string":
         data = np.array([str(s) for s in x.reshape(-1)], dtype=np.str_).reshape(x.shape)
     elif etype in _NATIVE:
-        data = np.ascontiguousarray(x)
+        data = np.array(x, order="C")  # not ascontiguousarray: it turns 0-d arrays into 1-d
     else:
-        data = np.ascontiguousarray(x).view({1: np.uint8, 2: np.uint16}[x.dtype.itemsize])
+        data = np.array(x, order="C").view({1: np.uint8, 2: np.uint16}[x.dtype.itemsize])
         entry["stored_as"] = "bits"
     with path.open("wb") as f:
         np.save(f, data, allow_pickle=False)

@@ -29,4 +29,10 @@ def break_batch_broadcastable(draw, d: Draft) -> None:
     d.inputs = [input_array(draw, d, 0, shape=(2,) + a_mat), input_array(draw, d, 1, shape=(3,) + b_mat)]
 
 
-BREAK = {"batch_broadcastable": break_batch_broadcastable}
+def break_inner_dimensions(draw, d: Draft) -> None:
+    """A with one more column than B has rows."""
+    a = d.input("A")
+    d.set_input("A", input_array(draw, d, 0, shape=a.shape[:-1] + (a.shape[-1] + 1,)))
+
+
+BREAK = {"batch_broadcastable": break_batch_broadcastable, "inner_dimensions_match": break_inner_dimensions}

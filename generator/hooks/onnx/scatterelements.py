@@ -35,8 +35,16 @@ def inputs(draw, d: Draft) -> None:
     d.set_input("updates", input_array(draw, d, 2, shape=shape))
 
 
+def break_indices_in_bounds(draw, d: Draft) -> None:
+    """One index just out of bounds; updates follow when empty indices had to grow to hold it."""
+    break_index_bounds(draw, d, "indices", axis_size(d))
+    shape = d.input("indices").shape
+    if d.input("updates").shape != shape:
+        d.set_input("updates", input_array(draw, d, 2, shape=shape))
+
+
 BREAK = {
-    "indices_in_bounds": lambda draw, d: break_index_bounds(draw, d, "indices", axis_size(d)),
+    "indices_in_bounds": lambda draw, d: break_indices_in_bounds(draw, d),
     "same_rank": lambda draw, d: break_same_rank(draw, d, ("indices", "updates")),
     "updates_shape": lambda draw, d: d.set_input("updates", input_array(draw, d, 2, shape=tuple(
         n + 1 if k == 0 else n for k, n in enumerate(d.input("indices").shape)))),
