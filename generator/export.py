@@ -22,14 +22,14 @@ def write_case(spec: SpecVersion, case: Case, out: Path) -> dict:
 
 
 def export(versions: Iterable[SpecVersion], count: int, seed: int, out: Path, *, profile: str = "smoke",
-           expect: ExpectFn | None = None, spec_pattern: str = "",
+           expect: ExpectFn | None = None, spec_pattern: str = "", kind: str = "any",
            progress: Callable[[SpecVersion, int], None] | None = None) -> dict:
     """Draw `count` cases per spec version with `seed`, write them under `out`, and write
     `out/manifest.json`. Returns the manifest document."""
     out.mkdir(parents=True, exist_ok=True)
     entries = []
     for spec in versions:
-        cases = sampling.generate(spec, count, seed, profile=profile, expect=expect)
+        cases = sampling.generate(spec, count, seed, profile=profile, expect=expect, kind=kind)
         entries.extend(write_case(spec, c, out) for c in cases)
         if progress is not None:
             progress(spec, len(cases))

@@ -133,10 +133,28 @@ def _max_ort_opset(ort) -> int:
 
 @pytest.mark.backend
 def test_onnxruntime_runs_every_valid_case_it_implements_and_gets_the_stored_outputs(written):
+    _run_onnxruntime(*written)
+
+
+@pytest.mark.backend
+@pytest.mark.slow
+def test_onnxruntime_on_many_valid_cases(tmp_path):
+    versions = [load_or_skip(s) for s in SPEC_IDS if s.startswith("onnx::")]
+    _run_onnxruntime(tmp_path, export(versions, 60, 5, tmp_path, expect=oracle.expectation, kind="valid"))
+
+
+def _known_onnxruntime_defect(spec, case: Case) -> bool:
+    """onnxruntime's Unique folds NaN together with other values (X = [nan, nan, 0] gives Y = [nan],
+    counts = [3]); no policy of the spec allows that. The files are right; the backend is not, and
+    `opconform run` reports it as a mismatch."""
+    x = case.inputs[0]
+    return spec.operator == "Unique" and x.dtype.kind in "fc" and bool(np.isnan(x).any())
+
+
+def _run_onnxruntime(out: Path, doc: dict) -> None:
     ort = pytest.importorskip("onnxruntime")
-    out, doc = written
     newest = _max_ort_opset(ort)
-    ran, not_implemented, mismatches = {}, {}, []
+    ran, not_implemented, mismatches, known = {}, {}, [], []
     for e in _entries(doc, "onnx"):
         if e["expected"]["kind"] != "outputs":
             continue
@@ -165,9 +183,13 @@ def test_onnxruntime_runs_every_valid_case_it_implements_and_gets_the_stored_out
         alternatives = [stored] + [[a.outputs[j] for j, on in enumerate(case.outputs_requested) if on]
                                    for a in case.expected.alternatives[1:]]
         if not any(all(_same(g, w) for g, w in zip(got, alt)) for alt in alternatives):
-            mismatches.append((e["id"], e["spec_id"], e["label"]))
+            if _known_onnxruntime_defect(spec, case):
+                known.append(e["id"])
+            else:
+                mismatches.append((e["id"], e["spec_id"], e["label"]))
         ran[e["spec_id"]] = ran.get(e["spec_id"], 0) + 1
-    print(f"\nonnxruntime ran {ran}; not implemented {not_implemented}; newest opset {newest}")
+    print(f"\nonnxruntime ran {ran}; not implemented {not_implemented}; newest opset {newest}; "
+          f"known onnxruntime defect (Unique with NaN) in {len(known)}")
     assert not mismatches, mismatches
     assert set(ran) == {s for s in SPEC_IDS if s.startswith("onnx::")}, ran
 

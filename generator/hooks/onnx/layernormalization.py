@@ -1,0 +1,32 @@
+"""Hook for onnx::LayerNormalization: Scale and B unidirectionally broadcastable to X (a trailing
+part of X's shape, some dimensions 1), the axis drawn after X's rank."""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from opconform.generator.draft import Draft
+from opconform.generator.families.default import input_array
+from opconform.generator.hooks.onnx._indexing import draw_axis, no_dependent_attributes
+
+dependent_attributes = no_dependent_attributes
+
+
+def _broadcastable_to(draw, shape: tuple) -> tuple:
+    tail = shape[draw(st.integers(0, len(shape))):]
+    return tuple(draw(st.sampled_from([n, 1])) for n in tail)
+
+
+def inputs(draw, d: Draft) -> None:
+    x = input_array(draw, d, 0)
+    draw_axis(draw, d, x.ndim)
+    d.inputs = [x, input_array(draw, d, 1, shape=_broadcastable_to(draw, x.shape)),
+                input_array(draw, d, 2, shape=_broadcastable_to(draw, x.shape)) if d.present[2] else None]
+
+
+def break_scale(draw, d: Draft) -> None:
+    """Scale one longer than X's last dimension (neither equal nor 1)."""
+    x = d.input("X")
+    d.set_input("Scale", input_array(draw, d, 1, shape=(x.shape[-1] + 2,)))
+
+
+BREAK = {"scale_unidirectional_broadcastable": break_scale}
