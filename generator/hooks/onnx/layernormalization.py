@@ -23,10 +23,13 @@ def inputs(draw, d: Draft) -> None:
                 input_array(draw, d, 2, shape=_broadcastable_to(draw, x.shape)) if d.present[2] else None]
 
 
-def break_scale(draw, d: Draft) -> None:
-    """Scale one longer than X's last dimension (neither equal nor 1)."""
-    x = d.input("X")
-    d.set_input("Scale", input_array(draw, d, 1, shape=(x.shape[-1] + 2,)))
+def _break(name: str):
+    def breaker(draw, d: Draft) -> None:
+        """The named input two longer than X's last dimension (neither equal nor 1)."""
+        i = d.port_index(name)
+        d.present[i] = True
+        d.inputs[i] = input_array(draw, d, i, shape=(d.input("X").shape[-1] + 2,))
+    return breaker
 
 
-BREAK = {"scale_unidirectional_broadcastable": break_scale}
+BREAK = {"scale_unidirectional_broadcastable": _break("Scale"), "bias_unidirectional_broadcastable": _break("B")}
