@@ -7,6 +7,7 @@ verdict for that case, as in `opconform run`, and a fresh worker takes the next 
 Hypothesis can shrink a crashing case like any other failure."""
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
@@ -28,6 +29,14 @@ class Judged:
     verdict: Verdict
     detail: str
     backend_message: str
+
+
+def _result_dict(payload: Any) -> dict:
+    """The worker's result: a Result dict, or (since the runner encodes lines in its workers) an
+    object carrying the results.jsonl line as bytes."""
+    if isinstance(payload, dict):
+        return payload
+    return json.loads(payload.line)
 
 
 class IsolatedBackend:
@@ -69,7 +78,7 @@ class IsolatedBackend:
                 except EOFError:
                     return self._lost("crash")
                 if msg[0] == "result":
-                    r = msg[1]
+                    r = _result_dict(msg[1])
                     return Judged(Verdict(r["verdict"]), r["detail"], r.get("backend_message", ""))
                 if msg[0] == "harness-error":
                     raise IsolationError(f"opconform failed on case {msg[1]} of {msg[2]}: {msg[3]}")

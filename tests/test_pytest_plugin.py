@@ -78,7 +78,26 @@ def test_works_with_xdist(tmp_path):
 
 
 def test_isolate_turns_a_segfault_into_a_crash_verdict_and_the_session_goes_on(tmp_path):
-    p = suites(tmp_path, "--isolate", "--backend", f"helpers_reports_backend:Segfaulting,onnxruntime", "--spec", SPEC)
+    p = suites(tmp_path, "--isolate", "--backend", "helpers_reports_crash:Segfaulting,onnxruntime", "--spec", SPEC)
     assert p.returncode == 1, p.stdout + p.stderr
     assert "crash: worker killed by SIGSEGV" in p.stdout
     assert "1 failed, 1 passed" in p.stdout  # the onnxruntime item still ran, after the crashes
+
+
+def test_isolated_backend_survives_a_segfault():
+    from opconform import generator, oracle, specs
+    from opconform.model import Verdict
+    from opconform.suites.isolated import IsolatedBackend
+
+    spec = specs.load(SPEC)
+    cases = generator.generate(spec, 12, 0, expect=oracle.expectation)
+    big = next(c for c in cases if c.inputs[0].size >= 2)
+    small = next(c for c in cases if c.inputs[0].size < 2 and c.expected.kind == "outputs")
+    iso = IsolatedBackend("helpers_reports_crash:Segfaulting", timeout=60)
+    try:
+        crashed = iso.run(spec, big)
+        assert crashed.verdict is Verdict.CRASH and "SIGSEGV" in crashed.detail
+        after = iso.run(spec, small)  # a fresh worker answers the next case
+        assert after.verdict is Verdict.PASS, after.detail
+    finally:
+        iso.close()
