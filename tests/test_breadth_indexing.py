@@ -17,7 +17,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 OPERATORS = ["Gather", "GatherElements", "ScatterND", "ScatterElements", "OneHot", "Where", "Compress", "NonZero",
              "TopK", "ArgMax", "ArgMin", "CumSum", "Trilu", "Softmax", "LogSoftmax", "Hardmax", "Clip", "MatMul",
              "Gemm", "Einsum", "Det", "LpNormalization", "MeanVarianceNormalization", "EyeLike", "Size", "Shape",
-             "Scatter", "ReverseSequence", "MatMulInteger", "LayerNormalization"]
+             "Scatter", "ReverseSequence", "MatMulInteger", "LayerNormalization", "InstanceNormalization",
+             "GroupNormalization"]
 VERSIONS = [v for op in OPERATORS for v in specs.load_spec("onnx", op).versions]
 
 

@@ -24,3 +24,17 @@ def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """numpy.matmul in float64 for floats; integers multiply in their own type (wrapping)."""
     with np.errstate(all="ignore"):
         return np.matmul(widen(a), widen(b))
+
+
+def standardize(x: np.ndarray, axes: tuple, epsilon: float, dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(x - mean) / sqrt(var + epsilon) over `axes` with each equation rounded to `dtype` (the
+    normalization operators' stash type); means sum in float64. Returns (normalized, mean, 1/std)."""
+    def mean(v):
+        return np.mean(v.astype(np.float64), axis=axes, keepdims=True).astype(dtype)
+
+    with np.errstate(all="ignore"):
+        xs = x.astype(dtype)
+        mu = mean(xs)
+        d = xs - mu
+        inv_std = np.reciprocal(np.sqrt(mean(d * d) + np.asarray(epsilon).astype(dtype)))
+        return d * inv_std, mu, inv_std

@@ -6,25 +6,17 @@ import ml_dtypes
 import numpy as np
 
 from opconform.oracle.kernels.indexing import axis_of
-
-
-def _mean(x: np.ndarray, axes: tuple, dtype) -> np.ndarray:
-    return np.mean(x.astype(np.float64), axis=axes, keepdims=True).astype(dtype)  # sum wide, round once
+from opconform.oracle.kernels.linalg import standardize
 
 
 def run(spec, inputs, attributes, policies):
     x = np.asarray(inputs[0])
-    scale = np.asarray(inputs[1])
     bias = inputs[2] if len(inputs) > 2 else None
     stash = np.float32 if attributes["stash_type"] == 1 else ml_dtypes.bfloat16
     axes = tuple(range(axis_of(attributes["axis"], x.ndim), x.ndim))
+    normalized, mean, inv_std = standardize(x, axes, attributes["epsilon"], stash)
     with np.errstate(all="ignore"):
-        xs = x.astype(stash)
-        mean = _mean(xs, axes, stash)
-        d = xs - mean
-        var = _mean(d * d, axes, stash)
-        inv_std = np.reciprocal(np.sqrt(var + stash(attributes["epsilon"])))
-        y = (d * inv_std).astype(x.dtype) * scale
+        y = normalized.astype(x.dtype) * np.asarray(inputs[1])
         if bias is not None:
             y = y + np.asarray(bias)
     return y.astype(x.dtype), mean, inv_std
