@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from hypothesis import find, given, settings
 
-from opconform import specs
 from opconform.generator import cases, generate, has_strategy
 from opconform.generator.onnx_model import signature
 from tests.helpers_generator import SPEC_IDS, broken_exactly, drawn, load_or_skip

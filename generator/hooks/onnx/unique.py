@@ -15,7 +15,6 @@ from hypothesis import assume, strategies as st
 from opconform import dtypes
 from opconform.generator import shapes, values
 from opconform.generator.draft import Draft
-from opconform.generator.families import default
 
 # "duplicates" first: Hypothesis shrinks toward it (one repeated value is the simplest input)
 MODES = ("duplicates", "plain", "distinct", "nan_and_signed_zeros", "repeated_slices")
