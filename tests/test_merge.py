@@ -66,3 +66,23 @@ def test_merge_adds_up_the_runners_totals(tmp_path):
     assert main(["merge", *map(str, dirs), "--out", str(tmp_path / "m")]) == 0
     run = json.loads((tmp_path / "m" / "run.json").read_text())
     assert run["cases"] == len(rs) and run["verdicts"] == {"pass": 3} and run["harness_errors"] == ["e1", "e2"]
+
+
+def test_ci_example_commands_parse(tmp_path):
+    """Every opconform command of docs/ci-github-actions.yml is accepted by the real argument parser."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    import yaml
+
+    from opconform.cli import build_parser
+
+    doc = yaml.safe_load((Path(__file__).parents[1] / "docs" / "ci-github-actions.yml").read_text())
+    runs = [s["run"] for job in doc["jobs"].values() for s in job["steps"] if "opconform" in s.get("run", "")]
+    assert {shlex.split(r)[1] for r in runs} == {"run", "merge", "report", "gate"}
+    for r in runs:
+        text = re.sub(r"\$\{\{[^}]*\}\}", "1", r)  # matrix values
+        text = re.sub(r"\$([A-Z_]+)", lambda m: str(doc["env"][m.group(1)]), text)  # the workflow's env
+        args = build_parser().parse_args(shlex.split(text)[1:])
+        assert args.command in ("run", "merge", "report", "gate")
