@@ -77,10 +77,14 @@ class BuildFailed(Exception):
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
+_WHERE_ONLY = re.compile(r"^(Exception from \S+:\d+:|Check '.*' failed at \S+:\d+:)$")
+
+
 def short_message(exc: BaseException, limit: int = 400) -> str:
-    """The first meaningful lines of a backend's error, without colour codes or stack traces."""
+    """The first meaningful lines of a backend's error, without colour codes, stack traces or lines
+    that only say where in the backend's source it was raised."""
     text = _ANSI.sub("", str(exc)).split("Stack backtrace:")[0]
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not _WHERE_ONLY.match(ln.strip())]
     msg = " | ".join(lines[:4]) or type(exc).__name__
     return f"{type(exc).__name__}: {msg}"[:limit]
 

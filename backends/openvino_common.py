@@ -6,8 +6,15 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from opconform import dtypes
+
 # substrings (lower-case) of OpenVINO messages that say it does not implement something
-_UNSUPPORTED = ("not supported", "unsupported", "not implemented", "doesn't support", "does not support")
+_UNSUPPORTED = ("not supported", "unsupported", "not implemented", "doesn't support", "does not support",
+                "wasn't fully converted")
+# ... and those that say its Python binding has no mapping for an element type, whenever they come
+_BINDING_TYPE = ("unsupported data type", "dtype_map.end()")
+# element types whose NumPy (ml_dtypes) arrays the binding misreads: passed as raw bits instead
+_RAW_BITS = ("bfloat16", "float8e4m3fn", "float8e5m2")
 
 
 class OpenVinoRuntime:
@@ -28,22 +35,35 @@ class OpenVinoRuntime:
         return self.core.compile_model(model, "CPU", self.config)
 
     def infer(self, compiled: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
-        result = compiled(list(arrays))
+        result = compiled([self._tensor(a) for a in arrays])
         return [self._numpy(port, result[port]) for port in compiled.outputs]
+
+    def _tensor(self, a: np.ndarray) -> Any:
+        """What the binding reads right: strings as NumPy str arrays, and bfloat16/float8 as
+        tensors of that OpenVINO type filled with the array's bits (it reads them as float16/uint8)."""
+        if a.dtype == object:
+            return np.asarray(a, dtype=str)
+        name = dtypes.name_of(a.dtype)
+        if name not in _RAW_BITS:
+            return a
+        tensor = self.ov.Tensor(getattr(self.ov.Type, dtypes.get(name).openvino), self.ov.Shape(list(a.shape)))
+        tensor.data.view(np.uint8).reshape(-1)[:] = np.ascontiguousarray(a).view(np.uint8).reshape(-1)
+        return tensor
 
     def _numpy(self, port: Any, value: Any) -> np.ndarray:
         a = np.asarray(value)
-        # OpenVINO hands bfloat16 back as raw 16-bit data typed float16: reinterpret the bits
-        if port.get_element_type() == self.ov.Type.bf16 and a.dtype == np.float16:
-            import ml_dtypes
-
-            a = a.view(np.uint16).view(ml_dtypes.bfloat16)
+        # the binding hands bfloat16 back as float16 and float8 as uint8 (raw bits): reinterpret them
+        declared = next((t for t in _RAW_BITS if port.get_element_type() == getattr(self.ov.Type, dtypes.get(t).openvino)), None)
+        if declared and a.dtype != dtypes.numpy_dtype(declared) and a.dtype.itemsize == dtypes.numpy_dtype(declared).itemsize:
+            a = a.view(dtypes.numpy_dtype(declared))
         return a
 
 
 def classify(exc: BaseException, stage: str) -> str:
     text = str(exc).lower()
-    return "unsupported" if stage == "build" and any(s in text for s in _UNSUPPORTED) else "error"
+    if any(s in text for s in _BINDING_TYPE) or (stage == "build" and any(s in text for s in _UNSUPPORTED)):
+        return "unsupported"
+    return "error"
 
 
 def needs_static(exc: BaseException) -> bool:
