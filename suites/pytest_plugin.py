@@ -74,7 +74,7 @@ def pytest_configure(config):
     path = config.getoption("opconform_baseline", None)
     if not path:
         return
-    from opconform.reports import baseline
+    from opconform.suites import baseline
 
     try:
         config.stash[_BASELINE] = baseline.load(path)
