@@ -18,7 +18,8 @@ OPERATORS = ["Gather", "GatherElements", "ScatterND", "ScatterElements", "OneHot
              "TopK", "ArgMax", "ArgMin", "CumSum", "Trilu", "Softmax", "LogSoftmax", "Hardmax", "Clip", "MatMul",
              "Gemm", "Einsum", "Det", "LpNormalization", "MeanVarianceNormalization", "EyeLike", "Size", "Shape",
              "Scatter", "ReverseSequence", "MatMulInteger", "LayerNormalization", "InstanceNormalization",
-             "GroupNormalization", "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"]
+             "GroupNormalization", "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool", "NegativeLogLikelihoodLoss",
+             "SoftmaxCrossEntropyLoss"]
 VERSIONS = [v for op in OPERATORS for v in specs.load_spec("onnx", op).versions]
 
 

@@ -78,3 +78,21 @@ def arg_reduce(inputs, attributes, policies, largest: bool) -> tuple[np.ndarray]
     out = arg_extreme(x, axis, largest=largest, last=bool(attributes["select_last_index"]),
                       nan_wins=policies["nan"] == "nan_selected")
     return (np.expand_dims(out, axis) if attributes["keepdims"] else out,)
+
+
+def nll_loss(log_prob: np.ndarray, target: np.ndarray, weight, ignore_index, reduction: str) -> np.ndarray:
+    """Negative log likelihood in float64: -log_prob[n, target[n, ...], ...] * weight[target], zero
+    where target == ignore_index; 'mean' divides by the sum of the applied weights."""
+    t = np.asarray(target).astype(np.int64)
+    ignored = t == ignore_index if ignore_index is not None else np.zeros(t.shape, dtype=bool)
+    safe = np.where(ignored, 0, t)
+    picked = np.take_along_axis(np.asarray(log_prob, dtype=np.float64), safe[:, None], axis=1)[:, 0]
+    w = np.ones(t.shape) if weight is None else np.asarray(weight, dtype=np.float64)[safe]
+    w = np.where(ignored, 0.0, w)
+    with np.errstate(all="ignore"):
+        loss = -picked * w
+        if reduction == "none":
+            return loss
+        if reduction == "sum":
+            return np.sum(loss)
+        return np.sum(loss) / np.sum(w)

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from opconform import dtypes
 from opconform.generator.draft import Draft
+from opconform.generator.families.default import input_array
 
 
 def draw_axis(draw, d: Draft, rank: int, name: str = "axis") -> int:
@@ -60,3 +61,12 @@ def break_same_rank(draw, d: Draft, names: tuple[str, ...]) -> None:
     """Give the named inputs (indices, and updates with them) one trailing axis of size 1 more."""
     for name in names:
         d.set_input(name, np.expand_dims(d.input(name), -1))
+
+
+def break_per_channel(name: str):
+    """A breaker giving the named 1-D per-channel input C + 1 entries (C: axis 1 of the first input)."""
+    def breaker(draw, d: Draft) -> None:
+        i = d.port_index(name)
+        d.present[i] = True
+        d.inputs[i] = input_array(draw, d, i, shape=(d.inputs[0].shape[1] + 1,))
+    return breaker

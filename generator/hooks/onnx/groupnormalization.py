@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from opconform.generator import shapes
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx.instancenormalization import break_per_channel
+from opconform.generator.hooks.onnx._indexing import break_per_channel
 
 
 def inputs(draw, d: Draft) -> None:
