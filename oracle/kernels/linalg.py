@@ -38,3 +38,16 @@ def standardize(x: np.ndarray, axes: tuple, epsilon: float, dtype) -> tuple[np.n
         d = xs - mu
         inv_std = np.reciprocal(np.sqrt(mean(d * d) + np.asarray(epsilon).astype(dtype)))
         return d * inv_std, mu, inv_std
+
+
+def cosine_window(inputs, attributes, coefficients: tuple[float, ...]) -> tuple[np.ndarray]:
+    """The window ops (Hann, Hamming, Blackman): sum_k (-1)^k a_k cos(2 pi k n / N) for n < size,
+    N = size if periodic else size - 1, in float64, cast to output_datatype."""
+    from opconform import dtypes
+
+    size = int(np.asarray(inputs[0]).reshape(()))
+    n = np.arange(size, dtype=np.float64)
+    period = size if attributes["periodic"] else size - 1
+    phase = 2.0 * np.pi * n / period if size else n
+    w = sum(((-1) ** k) * a * np.cos(k * phase) for k, a in enumerate(coefficients))
+    return (np.asarray(w, dtype=np.float64).astype(dtypes.BY_ONNX[int(attributes["output_datatype"])].numpy),)
