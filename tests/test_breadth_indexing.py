@@ -19,7 +19,7 @@ OPERATORS = ["Gather", "GatherElements", "ScatterND", "ScatterElements", "OneHot
              "Gemm", "Einsum", "Det", "LpNormalization", "MeanVarianceNormalization", "EyeLike", "Size", "Shape",
              "Scatter", "ReverseSequence", "MatMulInteger", "LayerNormalization", "InstanceNormalization",
              "GroupNormalization", "GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool", "NegativeLogLikelihoodLoss",
-             "SoftmaxCrossEntropyLoss", "HannWindow", "HammingWindow", "BlackmanWindow"]
+             "SoftmaxCrossEntropyLoss", "HannWindow", "HammingWindow", "BlackmanWindow", "LRN"]
 VERSIONS = [v for op in OPERATORS for v in specs.load_spec("onnx", op).versions]
 
 

@@ -1,0 +1,21 @@
+"""ONNX LRN: X / (bias + alpha / size * square_sum)^beta, square_sum over a window of channels."""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from opconform.oracle.kernels.linalg import widen
+
+
+def run(spec, inputs, attributes, policies):
+    x = np.asarray(inputs[0])
+    size = int(attributes["size"])
+    below, above = (size - 1) // 2, -(-(size - 1) // 2)  # floor and ceil of (size - 1) / 2
+    w = widen(x)
+    # channel c sums channels [c - below, c + above]; zero padding stands for the clipped ends
+    pad = [(0, 0)] * x.ndim
+    pad[1] = (below, above)
+    square_sum = sliding_window_view(np.pad(w * w, pad), size, axis=1).sum(axis=-1)
+    with np.errstate(all="ignore"):
+        y = w / (attributes["bias"] + attributes["alpha"] / size * square_sum) ** attributes["beta"]
+    return (y.astype(x.dtype),)
