@@ -15,7 +15,10 @@ def run(spec, inputs, attributes, policies):
     # channel c sums channels [c - below, c + above]; zero padding stands for the clipped ends
     pad = [(0, 0)] * x.ndim
     pad[1] = (below, above)
-    square_sum = sliding_window_view(np.pad(w * w, pad), size, axis=1).sum(axis=-1)
+    if x.shape[1] == 0:  # no channels: nothing to sum (and no window fits the padding alone)
+        square_sum = w * w
+    else:
+        square_sum = sliding_window_view(np.pad(w * w, pad), size, axis=1).sum(axis=-1)
     with np.errstate(all="ignore"):
         y = w / (attributes["bias"] + attributes["alpha"] / size * square_sum) ** attributes["beta"]
     return (y.astype(x.dtype),)
