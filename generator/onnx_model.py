@@ -15,7 +15,7 @@ from onnx import helper, numpy_helper
 from opconform import dtypes, tensors
 from opconform.model import Case, Port, SpecVersion
 
-__all__ = ["build", "signature", "input_names", "output_names", "output_types", "to_tensor_proto"]
+__all__ = ["build", "signature", "input_names", "output_names", "output_slots", "output_types", "to_tensor_proto"]
 
 
 def input_names(spec: SpecVersion, case: Case) -> list[str]:
@@ -33,12 +33,38 @@ def input_names(spec: SpecVersion, case: Case) -> list[str]:
     return names
 
 
+def output_slots(spec: SpecVersion, case: Case) -> list[tuple[int, str]]:
+    """(spec output port index, node output name) for each node output in order; the name is ""
+    for an optional output not asked (trailing ones dropped). A variadic port (the last one)
+    expands to <port>_0 .. <port>_{n-1}. Node output j is expected output j: the oracle returns
+    one array per slot, in the same order."""
+    slots: list[tuple[int, str]] = []
+    for k, (port, asked) in enumerate(zip(spec.outputs, case.outputs_requested)):
+        if port.variadic:
+            slots.extend((k, f"{port.name}_{m}") for m in range(variadic_output_count(spec, case)))
+        else:
+            slots.append((k, port.name if asked else ""))
+    while slots and slots[-1][1] == "":
+        slots.pop()
+    return slots
+
+
+def variadic_output_count(spec: SpecVersion, case: Case) -> int:
+    """How many node outputs the variadic output port stands for: from the expected outputs when
+    known, else from what the inputs and attributes imply (the hook's `variadic_output_count`,
+    e.g. Split: the length of `split` or num_outputs), else 1."""
+    if case.expected.alternatives:
+        return max(len(case.expected.alternatives[0].outputs) - (len(spec.outputs) - 1), 0)
+    from opconform.generator import hooks  # hooks import generator modules; resolved late
+
+    fn = getattr(hooks.module_for(spec), "variadic_output_count", None)
+    n = fn(spec, case) if fn is not None else None
+    return 1 if n is None else int(n)
+
+
 def output_names(spec: SpecVersion, case: Case) -> list[str]:
-    """Node output names: the port name when requested, else "" (trailing "" dropped)."""
-    names = [p.name if asked else "" for p, asked in zip(spec.outputs, case.outputs_requested)]
-    while names and names[-1] == "":
-        names.pop()
-    return names
+    """Node output names (see output_slots)."""
+    return [name for _, name in output_slots(spec, case)]
 
 
 def _port_of_input(spec: SpecVersion, i: int) -> Port:
@@ -46,7 +72,7 @@ def _port_of_input(spec: SpecVersion, i: int) -> Port:
 
 
 def output_types(spec: SpecVersion, case: Case) -> list[tuple[str, int] | None]:
-    """(element type, rank) of each spec output; None where not requested.
+    """(element type, rank) of each output slot (see output_slots); None where not requested.
 
     The element type follows the spec (type variable, attribute, fixed type); the rank comes
     from the expected outputs when known, else from ONNX shape inference (valid cases), else 0
@@ -54,8 +80,8 @@ def output_types(spec: SpecVersion, case: Case) -> list[tuple[str, int] | None]:
     inferred = None
     expected = case.expected.alternatives[0].outputs if case.expected.alternatives else None
     out: list[tuple[str, int] | None] = []
-    for j, (port, asked) in enumerate(zip(spec.outputs, case.outputs_requested)):
-        if not asked:
+    for j, (k, name) in enumerate(output_slots(spec, case)):
+        if not name:
             out.append(None)
             continue
         if expected is not None and j < len(expected):
@@ -63,9 +89,10 @@ def output_types(spec: SpecVersion, case: Case) -> list[tuple[str, int] | None]:
             continue
         if inferred is None:
             inferred = _inferred_outputs(spec, case)
+        port = spec.outputs[k]
         etype = _declared_type(spec, case, port)
-        rank = inferred.get(port.name, (None, 0))[1]
-        out.append((etype or inferred.get(port.name, (port.types[0], 0))[0], rank))
+        rank = inferred.get(name, (None, 0))[1]
+        out.append((etype or inferred.get(name, (port.types[0], 0))[0], rank))
     return out
 
 
@@ -88,7 +115,7 @@ def _inferred_outputs(spec: SpecVersion, case: Case) -> dict[str, tuple[str, int
 
     if any(s.state in ("broken", "unevaluable") for s in specs.check_all(spec, list(case.inputs), dict(case.attributes))):
         return {}
-    model = _assemble(spec, case, None, [None] * len(spec.outputs), concrete=True)
+    model = _assemble(spec, case, None, [None] * len(output_slots(spec, case)), concrete=True)
     try:
         inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
     except Exception:  # inference refuses invalid cases in many ways; the rank then stays unknown
@@ -127,12 +154,12 @@ def _assemble(spec: SpecVersion, case: Case, opset: int | None, outs: Sequence[t
             shape = list(x.shape) if concrete else [f"{name}_d{k}" for k in range(x.ndim)]
             graph_inputs.append(helper.make_tensor_value_info(name, _onnx_type(x), shape))
     graph_outputs = []
-    for port, t in zip(spec.outputs, outs):
+    for (_, name), t in zip(output_slots(spec, case), outs):
         if t is None:
             continue
         etype, rank = t
         graph_outputs.append(
-            helper.make_tensor_value_info(port.name, dtypes.get(etype).onnx, [f"{port.name}_d{k}" for k in range(rank)])
+            helper.make_tensor_value_info(name, dtypes.get(etype).onnx, [f"{name}_d{k}" for k in range(rank)])
         )
     trimmed = list(in_names)
     while trimmed and trimmed[-1] == "":
@@ -182,7 +209,7 @@ def signature(spec: SpecVersion, case: Case) -> Hashable:
         for x, c in zip(case.inputs, constant)
     )
     attrs = json.dumps({k: _jsonable(v) for k, v in case.attributes.items()}, sort_keys=True)
-    return (spec.id, attrs, per_input, tuple(case.outputs_requested), tuple(output_types(spec, case)))
+    return (spec.id, attrs, per_input, tuple(output_names(spec, case)), tuple(output_types(spec, case)))
 
 
 def _jsonable(v: Any) -> Any:
