@@ -41,6 +41,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="seconds to generate one spec version's cases before giving up on it (default 300)")
     p.add_argument("--no-case-cache", dest="case_cache", action="store_false",
                    help="generate every case afresh instead of reusing cases generated before with the same code")
+    p.add_argument("--shrink", action="store_true", help="after the run, shrink each failure group to a minimal case (see `opconform shrink`)")
+    p.add_argument("--shrink-budget", type=_positive(float), default=None, metavar="S", help="with --shrink: seconds per failure group (default 30)")
     p.add_argument("--replay", type=Path, metavar="DIR", help="replay one case from a results directory (with --case)")
     p.add_argument("--case", dest="case_id", help="case id to replay (with --replay)")
 
@@ -82,4 +84,8 @@ def main(args: argparse.Namespace) -> int:
         summary = runner.run(config, RichProgress())
     except (BackendMissing, PoolError, FileExistsError, ValueError, results.CorruptResults) as e:
         return _fail(str(e))
+    if args.shrink:
+        from opconform.commands.shrink import shrink_dir
+
+        return shrink_dir(args.out, config.backend, budget=args.shrink_budget)
     return 0
