@@ -14,6 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from opconform import dtypes
+from opconform.generator import onnx_model
 from opconform.model import Case, SpecVersion
 
 __all__ = ["build", "function_name", "ov_type", "constant", "ADAPTERS"]
@@ -44,6 +45,8 @@ def constant(x: np.ndarray, opset: Any):
     import openvino as ov
 
     name = dtypes.name_of(x.dtype)
+    if x.size == 0:  # opset.constant refuses empty data ("Cannot create an empty Constant")
+        return ov.op.Constant(ov_type(name), ov.Shape(list(x.shape)), [])
     if x.dtype.kind in "biuf" and x.dtype.isnative and name in ("float32", "float64", "float16", "int8", "int16",
                                                                  "int32", "int64", "uint8", "uint16", "uint32",
                                                                  "uint64", "bool"):
@@ -89,10 +92,10 @@ def build(spec: SpecVersion, case: Case):
             raise NotImplementedError(f"{spec.id}: openvino.opset{spec.since} has no {function_name(spec.operator)}(); add an adapter")
         node = fn(*args, **attributes)
     outputs = []
-    for j, (port, asked) in enumerate(zip(spec.outputs, case.outputs_requested)):
-        if asked:
+    for j, (_, name) in enumerate(onnx_model.output_slots(spec, case)):  # node output j is slot j
+        if name:
             out = node.output(j)
-            out.get_tensor().set_names({port.name})
+            out.get_tensor().set_names({name})
             outputs.append(out)
     model = ov.Model(outputs, params, f"{spec.operator}_{spec.since}")
     # OpenVINO numbers unnamed nodes from a process-wide counter; fixed names keep saved IR

@@ -30,9 +30,8 @@ def write(spec: SpecVersion, case: Case, directory: Path, opset: int | None = No
     outputs = []
     if case.expected.kind == "outputs" and case.expected.alternatives:
         produced = case.expected.alternatives[0].outputs
-        asked = [(port.name, produced[j]) for j, (port, on) in enumerate(zip(spec.outputs, case.outputs_requested)) if on]
+        values = {name: produced[j] for j, (_, name) in enumerate(onnx_model.output_slots(spec, case)) if name}
         graph_outputs = [o.name for o in model.graph.output]
-        values = dict(asked)
         outputs = [write_pb(data / f"output_{j}.pb", values[name], name) for j, name in enumerate(graph_outputs)]
     return {
         "format": FORMAT,
