@@ -36,6 +36,12 @@ class FailureView:
     replay: str
     size: int  # total input elements: smaller cases (shrunk ones) are shown first
     problem: str = ""  # why part of the case could not be shown
+    shrunk_from: str | None = None  # for a minimal case Hypothesis shrank: a run case of its group
+
+    @property
+    def group(self) -> tuple[str, str]:
+        """(verdict, broken relation): the failure group, within which the shrunk case leads."""
+        return (self.result.verdict.value, self.relation or "")
 
 
 @functools.lru_cache(maxsize=None)
@@ -55,7 +61,11 @@ def _decode(d) -> np.ndarray | None:
 
 def replay_command(r: Result, directory: Path | None) -> str:
     where = shlex.quote(str(directory)) if directory else "RESULTS_DIR"
-    return f"opconform run --backend {shlex.quote(r.backend)} --replay {where} --case {shlex.quote(r.case_id)}"
+    shrunk_from = r.extra.get("shrunk_from") if r.extra.get("shrunk") else None
+    # --replay reads results.jsonl, which holds the run's cases, not the shrunk ones (shrunk.jsonl)
+    case_id = shrunk_from or r.case_id
+    command = f"opconform run --backend {shlex.quote(r.backend)} --replay {where} --case {shlex.quote(case_id)}"
+    return command + ("  # the run case this was shrunk from; the minimal case itself is in shrunk.jsonl" if shrunk_from else "")
 
 
 def _compare(spec_id: str, expected: list, got: list) -> list[OutputView]:
@@ -109,4 +119,5 @@ def failure_view(r: Result, directory: Path | None) -> FailureView:
         replay=replay_command(r, directory),
         size=sum(x.size for x in inputs if x is not None),
         problem=problem,
+        shrunk_from=r.extra.get("shrunk_from") if r.extra.get("shrunk") else None,
     )

@@ -97,11 +97,15 @@ def _pair(backend: str, spec_id: str, results: list[Result], rs: ResultSet) -> P
     d, op, _ = split_spec_id(spec_id)
     failing = [failure_view(r, rs.source.get((r.backend, r.case_id))) for r in results if r.verdict.is_failure]
     failing.sort(key=lambda f: (f.result.verdict.value, f.size))
+    shown = failing[:MAX_FAILURES_SHOWN] + [
+        failure_view(r, rs.source.get((r.backend, r.extra.get("shrunk_from")))) for r in rs.shrunk.get((backend, spec_id), ())]
+    # each failure group's minimal (shrunk) case first, then the run's failing cases, smallest first
+    shown.sort(key=lambda f: (f.group, f.shrunk_from is None, f.size))
     return PairView(
         backend, spec_id, d, op, anchor(backend, spec_id), Tally.of(results),
         breakdown.by_element_type(results), breakdown.by_attribute(results), breakdown.by_outputs(results),
         breakdown.by_relation(results), breakdown.policies(results),
-        failing[:MAX_FAILURES_SHOWN], max(0, len(failing) - MAX_FAILURES_SHOWN),
+        shown, max(0, len(failing) - MAX_FAILURES_SHOWN),
     )
 
 

@@ -29,6 +29,8 @@ class ResultSet:
     dirs: list[ResultsDir]
     results: list[Result]
     source: dict[tuple[str, str], Path] = field(default_factory=dict)  # (backend, case_id) -> its directory
+    # (backend, spec_id) -> minimal cases shrunk from that pair's failures: shown, never counted
+    shrunk: dict[tuple[str, str], list[Result]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, paths: Iterable[str | os.PathLike]) -> "ResultSet":
@@ -37,7 +39,10 @@ class ResultSet:
     @classmethod
     def of(cls, dirs: Sequence[ResultsDir]) -> "ResultSet":
         source = {(r.backend, r.case_id): d.path for d in dirs for r in d.results}
-        return cls(list(dirs), dedup(r for d in dirs for r in d.results), source)
+        shrunk: dict[tuple[str, str], list[Result]] = defaultdict(list)
+        for r in dedup(r for d in dirs for r in d.shrunk):
+            shrunk[(r.backend, r.spec_id)].append(r)
+        return cls(list(dirs), dedup(r for d in dirs for r in d.results), source, dict(shrunk))
 
     @property
     def backends(self) -> list[str]:

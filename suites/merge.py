@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 from opconform.model import Result
 
 RESULTS_FILE = "results.jsonl"
+SHRUNK_FILE = "shrunk.jsonl"  # minimal cases of failure groups (opconform shrink): evidence, not verdicts
 RUN_FILE = "run.json"
 # run.json keys that must agree between shards of one run: different values mean different cases
 # (seed, profile, spec_pattern) or a different thing certified (backend).
@@ -33,6 +34,7 @@ class ResultsDir:
     run: dict  # run.json ({} when the directory has none)
     results: list[Result] = field(default_factory=list)
     torn_line: int | None = None  # a last line cut short by a killed run (left out, as resume does)
+    shrunk: list[Result] = field(default_factory=list)  # DIR/shrunk.jsonl, when shrinking ran
 
 
 def read_dir(path: str | os.PathLike) -> ResultsDir:
@@ -45,7 +47,8 @@ def read_dir(path: str | os.PathLike) -> ResultsDir:
     if not jsonl.is_file():
         raise ResultsError(f"{jsonl}: missing (expected the results file that `opconform run --out {d}` writes)")
     results, torn = _read_jsonl(jsonl)
-    return ResultsDir(d, _read_run(d / RUN_FILE), dedup(results), torn)
+    shrunk = dedup(_read_jsonl(d / SHRUNK_FILE)[0]) if (d / SHRUNK_FILE).is_file() else []
+    return ResultsDir(d, _read_run(d / RUN_FILE), dedup(results), torn, shrunk)
 
 
 def read_dirs(paths: Iterable[str | os.PathLike]) -> list[ResultsDir]:
@@ -149,12 +152,19 @@ def merge(paths: Sequence[str | os.PathLike], out: str | os.PathLike) -> Results
         raise ResultsError("merge: expected at least one results directory")
     dirs = read_dirs(paths)
     check_same_run(dirs)
-    merged = ResultsDir(Path(out), merged_run(dirs), dedup(r for d in dirs for r in d.results))
+    merged = ResultsDir(Path(out), merged_run(dirs), dedup(r for d in dirs for r in d.results),
+                        shrunk=dedup(r for d in dirs for r in d.shrunk))
     merged.path.mkdir(parents=True, exist_ok=True)
-    tmp = merged.path / (RESULTS_FILE + ".tmp")
-    with tmp.open("w", encoding="utf-8", errors="surrogateescape") as f:
-        for r in merged.results:
-            f.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
-    os.replace(tmp, merged.path / RESULTS_FILE)
+    _write_jsonl(merged.path / RESULTS_FILE, merged.results)
+    if merged.shrunk:
+        _write_jsonl(merged.path / SHRUNK_FILE, merged.shrunk)
     (merged.path / RUN_FILE).write_text(json.dumps(merged.run, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return merged
+
+
+def _write_jsonl(path: Path, results: Sequence[Result]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8", errors="surrogateescape") as f:
+        for r in results:
+            f.write(json.dumps(r.to_json(), sort_keys=True) + "\n")
+    os.replace(tmp, path)

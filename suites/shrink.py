@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from time import monotonic
 from typing import Callable
 
 from opconform.model import Case, Result, Verdict
+from opconform.suites import merge
 
-SHRUNK_FILE = "shrunk.jsonl"
+SHRUNK_FILE = merge.SHRUNK_FILE
 SUMMARY_FILE = "shrunk.json"
 DEFAULT_BUDGET = 30.0
 DEFAULT_MAX_EXAMPLES = 200
@@ -109,7 +111,9 @@ def search(spec, group: Group, execute: Callable[[Case], Verdict], *, seed: int,
                       phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck),
                       report_multiple_bugs=False, print_blob=False)
     try:
-        return hypothesis.find(strategy, fails_alike, settings=config, random=random.Random(seed)), executed
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NaN and overflow are drawn on purpose, as in the workers
+            return hypothesis.find(strategy, fails_alike, settings=config, random=random.Random(seed)), executed
     except NoSuchExample:
         return None, executed
 
@@ -119,8 +123,6 @@ def shrink(results_dir: str | Path, backend_ref: str, *, seed: int | None = None
            on_group: Callable[[GroupReport], None] | None = None) -> list[GroupReport]:
     """Shrink every failure group of DIR's results on `backend_ref`; append the minimal cases to
     DIR/shrunk.jsonl and write DIR/shrunk.json. seed and timeout default to the run's (run.json)."""
-    from opconform.suites import merge
-
     d = merge.read_dir(results_dir)
     seed = int(d.run.get("seed") or 0) if seed is None else seed
     timeout = min(float(d.run.get("timeout") or 60.0), budget) if timeout is None else timeout
