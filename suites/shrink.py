@@ -61,15 +61,17 @@ class GroupReport:
     examples: int = 0  # cases the search executed
     seconds: float = 0.0
     case_id: str | None = None
-    size: int | None = None
+    size: tuple[int, int] | None = None  # case_size of the minimal case
     detail: str = ""
 
 
-def case_size(case: Case) -> int:
-    """Total input elements: how big a case is for "smaller" (as the report orders failures)."""
+def case_size(case: Case) -> tuple[int, int]:
+    """(dimensions, elements) summed over the inputs: how big a case is, fewer dimensions first (a
+    scalar is smaller than an empty vector), which is also the order Hypothesis shrinks shapes in."""
     import numpy as np
 
-    return int(sum(np.size(x) for x in case.inputs if x is not None))
+    present = [x for x in case.inputs if x is not None]
+    return int(sum(np.ndim(x) for x in present)), int(sum(np.size(x) for x in present))
 
 
 def groups(results: list[Result]) -> list[Group]:

@@ -22,7 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def print_group(g) -> None:
     """One line per failure group, as it finishes."""
     what = f"{g.backend} {g.spec_id} {g.verdict}" + (f" ({g.relation})" if g.relation else "")
-    found = f": case {g.case_id}, {g.size} input elements (smallest run case {g.shrunk_from})" if g.case_id else ""
+    found = (f": case {g.case_id}, {g.size[0]} input dimensions, {g.size[1]} elements (smallest run case {g.shrunk_from})"
+             if g.case_id else "")
     note = f"; {g.detail}" if g.detail else ""
     print(f"shrink {what}: {g.status}{found} after {g.examples} cases, {g.seconds:.1f} s{note}", file=sys.stderr)
 

@@ -1,0 +1,131 @@
+"""Shrinking failures (suites.shrink, `opconform run --shrink`, `opconform shrink`) against the
+deliberately broken backend: each failure group gets a minimal case no bigger than any of its run
+cases, which replays with the same verdict; a crashing backend does not kill the shrinker; a group
+with no failing example says so; the report shows the minimal case first."""
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from helpers_runner import BROKEN, rows, run_cli, write_plan
+from opconform.model import Case
+from opconform.reports import html, resultset
+from opconform.suites import merge, replay, shrink
+
+SPEC = "onnx::Abs-13"
+
+
+def _shrunk(out) -> list[dict]:
+    return [json.loads(line) for line in (out / shrink.SHRUNK_FILE).read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def shrunk_run(tmp_path_factory):
+    """A real run whose every case fails (valid ones wrong-shape, invalid ones accepted), shrunk by --shrink."""
+    tmp = tmp_path_factory.mktemp("shrink")
+    env = write_plan(tmp / "plan.json", {"*": "wrong-shape"})
+    out = tmp / "out"
+    proc = run_cli("--backend", BROKEN, "--spec", SPEC, "--jobs", "1", "--out", str(out), "--shrink",
+                   "--shrink-budget", "10", env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out, env, tmp
+
+
+def test_every_group_shrinks_to_a_case_no_bigger_than_its_run_cases(shrunk_run):
+    out, *_ = shrunk_run
+    summary = json.loads((out / shrink.SUMMARY_FILE).read_text())
+    run_groups = shrink.groups(merge.read_dir(out).results)
+    assert {g.verdict for g in run_groups} == {"wrong-shape", "accepted-invalid"}
+    assert [g["status"] for g in summary["groups"]] == ["shrunk"] * len(run_groups)
+    lines = {r["extra"]["shrunk_from"]: r for r in _shrunk(out)}
+    for g in run_groups:
+        line = lines[g.representative.case_id]
+        assert line["verdict"] == g.verdict and line["spec_id"] == g.spec_id and line["backend"] == g.backend
+        assert line["extra"]["shrunk"] is True and line["extra"]["relation"] == g.relation
+        size = shrink.case_size(Case.from_json(line["case"]))
+        assert all(size <= shrink.case_size(Case.from_json(r.case)) for r in g.failing)
+
+
+def test_shrunk_case_replays_with_the_same_verdict(shrunk_run, monkeypatch):
+    out, env, _ = shrunk_run
+    monkeypatch.setenv("OPCONFORM_BROKEN_PLAN", env["OPCONFORM_BROKEN_PLAN"])
+    for line in _shrunk(out):
+        fresh = replay.rerun(line["spec_id"], Case.from_json(line["case"]), BROKEN, timeout=30)
+        assert fresh["verdict"] == line["verdict"] and fresh["case_id"] == line["case_id"]
+
+
+def test_shrunk_cases_are_evidence_not_verdicts(shrunk_run):
+    out, *_ = shrunk_run
+    d = merge.read_dir(out)
+    assert len(d.results) == len(rows(out)) and d.shrunk
+    assert all(r.extra["shrunk"] for r in d.shrunk) and not any(r.extra.get("shrunk") for r in d.results)
+    rs = resultset.ResultSet.of([d])
+    assert sum(t.total for t in rs.tallies().values()) == len(rows(out))
+
+
+def test_report_shows_the_minimal_case_first_in_each_group(shrunk_run):
+    out, *_ = shrunk_run
+    page = html.render(resultset.ResultSet.load([out]))
+    drills = re.findall(r'<details class="failure"[^>]*data-verdicts="([^"]+)" data-case="([0-9a-f]+)"( data-shrunk="true")?', page)
+    first_of_verdict = {}
+    for verdict, case_id, shrunk_mark in drills:
+        first_of_verdict.setdefault(verdict, (case_id, bool(shrunk_mark)))
+    shrunk_ids = {r["case_id"] for r in _shrunk(out)}
+    assert {v: s for v, (_, s) in first_of_verdict.items()} == {"wrong-shape": True, "accepted-invalid": True}
+    assert {c for c, _ in first_of_verdict.values()} <= shrunk_ids
+    assert page.count("minimal (shrunk by Hypothesis)") >= len(shrunk_ids)
+
+
+def test_no_failing_example_within_budget_is_said_not_invented(shrunk_run):
+    out, _, tmp = shrunk_run
+    copy = tmp / "passing"
+    shutil.copytree(out, copy)
+    (copy / shrink.SHRUNK_FILE).unlink()
+    env = write_plan(tmp / "refuse.json", {"*": "refuse"})  # valid: error (not wrong-shape); invalid: pass
+    code = ("import sys; from opconform.suites import shrink; "
+            "shrink.shrink(sys.argv[1], sys.argv[2], budget=3, max_examples=15)")
+    subprocess.run([sys.executable, "-c", code, str(copy), BROKEN], check=True, env={**env, **_base_env()})
+    summary = json.loads((copy / shrink.SUMMARY_FILE).read_text())
+    assert summary["groups"] and {g["status"] for g in summary["groups"]} == {"not-found"}
+    assert all(g["examples"] > 0 and g["case_id"] is None for g in summary["groups"])
+    assert (copy / shrink.SHRUNK_FILE).read_text() == ""
+
+
+def test_merge_keeps_the_shrunk_cases(shrunk_run, tmp_path):
+    out, *_ = shrunk_run
+    merged = merge.merge([out], tmp_path / "merged")
+    assert [r.case_id for r in merged.shrunk] == [r["case_id"] for r in _shrunk(out)]
+    assert merge.read_dir(tmp_path / "merged").shrunk == merged.shrunk
+
+
+@pytest.mark.slow  # every crash costs a fresh worker (about 10 s in all)
+def test_crashing_backend_does_not_kill_the_shrinker(tmp_path):
+    env = write_plan(tmp_path / "plan.json", {"*": "segv"})
+    out = tmp_path / "out"
+    proc = run_cli("--backend", BROKEN, "--spec", SPEC, "--jobs", "1", "--timeout", "10", "--out", str(out), env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    cli = subprocess.run([sys.executable, "-m", "opconform", "shrink", str(out), "--budget", "4", "--max-examples", "5"],
+                         capture_output=True, text=True, env={**_base_env(), **env}, timeout=300)
+    assert cli.returncode == 0, cli.stderr[-2000:]
+    summary = json.loads((out / shrink.SUMMARY_FILE).read_text())
+    assert {g["verdict"] for g in summary["groups"]} == {"crash"}
+    assert {g["status"] for g in summary["groups"]} == {"shrunk"}, summary
+    lines = _shrunk(out)
+    assert len(lines) == len(summary["groups"])
+    assert all(line["verdict"] == "crash" and "SIGSEGV" in line["detail"] for line in lines)
+    assert "shrink broken onnx::Abs-13 crash: shrunk" in cli.stderr
+
+
+def test_shrink_of_missing_dir_is_one_line_exit_2(tmp_path):
+    cli = subprocess.run([sys.executable, "-m", "opconform", "shrink", str(tmp_path / "nope"), "--backend", BROKEN],
+                         capture_output=True, text=True, env=_base_env())
+    assert cli.returncode == 2 and cli.stderr.count("\n") == 1 and "nope" in cli.stderr
+
+
+def _base_env() -> dict:
+    import os
+
+    return dict(os.environ)
