@@ -94,6 +94,16 @@ def test_no_failing_example_within_budget_is_said_not_invented(shrunk_run):
     assert (copy / shrink.SHRUNK_FILE).read_text() == ""
 
 
+def test_same_seed_same_minimal_cases(shrunk_run, tmp_path, monkeypatch):
+    out, env, _ = shrunk_run
+    monkeypatch.setenv("OPCONFORM_BROKEN_PLAN", env["OPCONFORM_BROKEN_PLAN"])
+    again = tmp_path / "again"
+    shutil.copytree(out, again)
+    (again / shrink.SHRUNK_FILE).unlink()
+    shrink.shrink(again, BROKEN, budget=10)
+    assert [r["case_id"] for r in _shrunk(again)] == [r["case_id"] for r in _shrunk(out)]
+
+
 def test_merge_keeps_the_shrunk_cases(shrunk_run, tmp_path):
     out, *_ = shrunk_run
     merged = merge.merge([out], tmp_path / "merged")
