@@ -106,6 +106,7 @@ class Backend:
 
     def __init__(self) -> None:
         self._models: OrderedDict[Hashable, Any] = OrderedDict()
+        self._signatures: dict[Hashable, Hashable] = {}  # quick_key -> signature, for cases with expected outputs
         self._build_seconds = 0.0
         self.models_built = 0
 
@@ -155,7 +156,7 @@ class Backend:
         reason = self.accepts(spec)
         if reason:
             return Outcome("unsupported", message=reason)
-        key = self.signature(spec, case)
+        key = self._signature_of(spec, case)
         self._build_seconds = 0.0
         entry = self._models.get(key)
         if entry is None:
@@ -188,6 +189,19 @@ class Backend:
         # builds done inside run() (per-shape fallbacks) count as build time, not run time
         run_seconds = perf_counter() - t0 - (self._build_seconds - before)
         return Outcome(status, outputs, message, backend_seconds=max(run_seconds, 0.0), build_seconds=self._build_seconds)
+
+    def _signature_of(self, spec: SpecVersion, case: Case) -> Hashable:
+        """signature(), remembered per quick_key where that determines it (cases with expected
+        outputs): the builder's signature infers output types, which costs more than the run."""
+        if not case.expected.alternatives:
+            return self.signature(spec, case)
+        quick = quick_key(spec.id, case)
+        key = self._signatures.get(quick)
+        if key is None:
+            if len(self._signatures) > 4 * self.cache_size:
+                self._signatures.clear()
+            key = self._signatures[quick] = self.signature(spec, case)
+        return key
 
     def _remember(self, key: Hashable, entry: Any) -> None:
         self._models[key] = entry

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import json
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -31,6 +32,9 @@ class SpecCases:
     note: str | None = None  # e.g. no oracle: only must-refuse cases
     seconds: float = 0.0
     cached: bool = False  # came from the case cache
+    # (case id, the case's JSON) per case, encoded once at generation: a case's JSON never changes,
+    # so workers splice it into each result line instead of encoding every input again
+    encoded: list[tuple[str, bytes]] | None = None
 
 
 _SINCE = re.compile(rb"since:\s*(\d+)")
@@ -95,10 +99,18 @@ def cases_for(spec_id: str, profile_name: str, seed: int, cache_key: str | None 
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # oracles and relations meet NaN and overflow on purpose
         result = _generate(spec_id, profile_name, seed)
+    if result.error is None:
+        result.encoded = [encode_case(c) for c in result.cases]
     result.seconds = perf_counter() - t0
     if cache_key and result.error is None:
         case_cache.store(cache_key, spec_id, profile_name, seed, result)
     return result
+
+
+def encode_case(case: Case) -> tuple[str, bytes]:
+    """(case id, Case.to_json() as compact JSON bytes)."""
+    d = case.to_json()
+    return d["id"], json.dumps(d, separators=(",", ":")).encode()
 
 
 def _generate(spec_id: str, profile_name: str, seed: int) -> SpecCases:
@@ -144,7 +156,7 @@ def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
     for sid in spec_ids:
         hit = case_cache.load(cache_key, sid, profile_name, seed) if cache_key else None
         if hit is not None:
-            done[sid] = SpecCases(sid, hit.cases, note=hit.note, cached=True)
+            done[sid] = SpecCases(sid, hit.cases, note=hit.note, cached=True, encoded=hit.encoded)
             on_spec and on_spec(done[sid])
         else:
             todo.append(sid)

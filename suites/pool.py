@@ -111,9 +111,12 @@ class WorkerPool:
         self.stats.workers_started += 1
         return _Worker(p, parent, monotonic(), flag)
 
-    def run(self, batches: Sequence[list[Item]], spec_versions: Mapping[str, Any] | None = None) -> PoolStats:
-        """spec_versions: the SpecVersions by id, sent along with the batches that need them."""
+    def run(self, batches: Sequence[list[Item]], spec_versions: Mapping[str, Any] | None = None,
+            encoded: Mapping[int, tuple[str, bytes]] | None = None) -> PoolStats:
+        """spec_versions: the SpecVersions by id, sent along with the batches that need them.
+        encoded: (case id, case JSON) by id() of the Case object, for cases encoded at generation."""
         self._specs = dict(spec_versions or {})
+        encoded = encoded or {}
         queue: deque[list[Item]] = deque(b for b in batches if b)
         workers = [self._spawn() for _ in range(min(self.jobs, len(queue)))]
         try:
@@ -121,7 +124,8 @@ class WorkerPool:
                 for w in workers:
                     if w.ready and not w.pending and queue:
                         w.pending = list(queue.popleft())
-                        w.conn.send(({sid: self._specs[sid] for sid, _ in w.pending if sid in self._specs}, w.pending))
+                        w.conn.send(({sid: self._specs[sid] for sid, _ in w.pending if sid in self._specs}, w.pending,
+                                     [encoded.get(id(case)) for _, case in w.pending]))
                         w.last = monotonic()
                 wait([w.conn for w in workers] + [w.process.sentinel for w in workers], timeout=0.25)
                 for w in list(workers):

@@ -23,7 +23,7 @@ class RunProfile:
 
 PROFILES: dict[str, RunProfile] = {
     "smoke": RunProfile("smoke", valid=6, invalid=3, variants=2, size="smoke"),
-    "ci": RunProfile("ci", valid=10, invalid=6, variants=11, size="ci"),
+    "ci": RunProfile("ci", valid=10, invalid=6, variants=15, size="ci"),
     "certify": RunProfile("certify", valid=40, invalid=20, variants=10, size="certify"),
 }
 

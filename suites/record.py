@@ -27,10 +27,7 @@ def extra(spec: SpecVersion, case: Case, shard: str | None) -> dict[str, Any]:
 
 
 def _type_name(x: Any) -> str:
-    try:
-        return dtypes.name_of(np.asarray(x).dtype)
-    except dtypes.UnknownElementType:
-        return str(np.asarray(x).dtype)
+    return verdicts.type_name(np.asarray(x).dtype)
 
 
 def _encode_outputs(outputs: Any) -> list | None:
@@ -46,11 +43,19 @@ def _encode_outputs(outputs: Any) -> list | None:
     return encoded
 
 
+class EncodedCase(bytes):
+    """A case's JSON, encoded once when it was generated (see plan.encode_case); Judged.of puts
+    it into the line as it is."""
+
+
 def make(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, *, shard: str | None = None,
-         harness_seconds: float = 0.0) -> dict:
+         harness_seconds: float = 0.0, encoded: tuple[str, bytes] | None = None) -> dict:
     """The Result of a case, as the dict written to results.jsonl. The backend's outputs are kept
-    only when the verdict is not pass (for a pass they equal an expected alternative)."""
-    return _result(spec, case, outcome, backend, shard, harness_seconds, *verdicts.judge(spec, case, outcome))
+    only when the verdict is not pass (for a pass they equal an expected alternative).
+    encoded: (case id, case JSON) when the case was encoded before; then result["case"] is that
+    JSON as an EncodedCase (Judged.of writes it; Judged.result() reads it back)."""
+    return _result(spec, case, outcome, backend, shard, harness_seconds, *verdicts.judge(spec, case, outcome),
+                   encoded=encoded)
 
 
 def not_taken(spec: SpecVersion, case: Case, backend: str, reason: str, *, shard: str | None = None) -> dict:
@@ -61,10 +66,14 @@ def not_taken(spec: SpecVersion, case: Case, backend: str, reason: str, *, shard
 
 
 def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard: str | None, harness_seconds: float,
-            verdict: Verdict, detail: str, matched: dict | None) -> dict:
-    encoded = case.to_json()  # it holds the id: computing that hashes every input, so only once
-    return Result(
-        case_id=encoded["id"],
+            verdict: Verdict, detail: str, matched: dict | None, encoded: tuple[str, bytes] | None = None) -> dict:
+    if encoded is None:
+        as_json = case.to_json()  # it holds the id: computing that hashes every input, so only once
+        case_id: str = as_json["id"]
+    else:
+        case_id, as_json = encoded[0], None
+    result = Result(
+        case_id=case_id,
         spec_id=spec.id,
         backend=backend,
         verdict=verdict,
@@ -74,10 +83,13 @@ def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard
         backend_seconds=outcome.backend_seconds,
         harness_seconds=harness_seconds,
         build_seconds=outcome.build_seconds,
-        case=encoded,
+        case=as_json,
         got=None if verdict is Verdict.PASS or not outcome.outputs else _encode_outputs(outcome.outputs),
         extra=extra(spec, case, shard),
     ).to_json()
+    if encoded is not None:
+        result["case"] = EncodedCase(encoded[1])
+    return result
 
 
 @dataclass(frozen=True)
@@ -95,9 +107,14 @@ class Judged:
 
     @classmethod
     def of(cls, result: dict) -> "Judged":
+        case = result.get("case")
+        if isinstance(case, EncodedCase):  # splice the case's JSON in instead of encoding it again
+            rest = json.dumps({k: v for k, v in result.items() if k != "case"}, separators=(",", ":")).encode()
+            line = rest[:-1] + b',"case":' + case + b"}\n"
+        else:
+            line = (json.dumps(result, separators=(",", ":")) + "\n").encode()
         return cls(result["case_id"], result["spec_id"], result["verdict"], result["backend_seconds"],
-                   result["build_seconds"], result["harness_seconds"],
-                   (json.dumps(result, separators=(",", ":")) + "\n").encode())
+                   result["build_seconds"], result["harness_seconds"], line)
 
     def result(self) -> dict:
         return json.loads(self.line)

@@ -140,7 +140,9 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
                 summary.notes[sc.spec_id] = sc.note
 
         refused = {v.id: reason for v in mine if (reason := backend.accepts(v))}
-        todo = [(sc.spec_id, c) for sc in planned for c in sc.cases if c.id not in writer.done]
+        encoded = {id(c): e for sc in planned if sc.encoded for c, e in zip(sc.cases, sc.encoded)}
+        todo = [(sc.spec_id, c) for sc in planned for c in sc.cases
+                if (encoded[id(c)][0] if id(c) in encoded else c.id) not in writer.done]
         groups = [(k, items) for k, items in plan.group(todo) if plan.in_shard(k, shard)]
         untaken = [item for _, items in groups for item in items if item[0] in refused]
         batches = plan.batches([(k, items) for k, items in groups if items[0][0] not in refused], config.batch_size)
@@ -169,7 +171,7 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
                           memory_limit_mb=config.memory_limit_mb, shard=config.shard,
                           on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error)
         t0 = perf_counter()
-        stats = pool.run(batches, {v.id: v for v in mine})
+        stats = pool.run(batches, {v.id: v for v in mine}, encoded)
         summary.execution_seconds = perf_counter() - t0
         summary.models_built, summary.workers_started = stats.models_built, stats.workers_started
         meta.update(finished=results.now(), backend_version=stats.backend_version or meta.get("backend_version"),

@@ -8,6 +8,7 @@ backend passes when it agrees with any of them, and matched_policies says which 
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Sequence
 
 import numpy as np
@@ -36,12 +37,19 @@ def _input_names(spec: SpecVersion, n: int) -> list[str]:
     return names + [f"input{i}" for i in range(len(names), n)]
 
 
+@lru_cache(maxsize=None)
+def type_name(dtype: np.dtype) -> str:
+    """The element type's name (dtypes.name_of), or NumPy's for a dtype opconform has no name for.
+    Cached: name_of searches the type table, and every case asks for several."""
+    try:
+        return dtypes.name_of(dtype)
+    except dtypes.UnknownElementType:
+        return str(dtype)
+
+
 def _type_of(a: Any) -> str:
     a = np.asarray(a)
-    try:
-        name = dtypes.name_of(a.dtype)
-    except dtypes.UnknownElementType:
-        name = str(a.dtype)
+    name = type_name(a.dtype)
     return f"{name}[{','.join(map(str, a.shape))}]"
 
 
@@ -106,11 +114,8 @@ def _merge(alternatives: Sequence[Alternative]) -> dict:
 
 def compare(spec: SpecVersion, name: str, got: np.ndarray, want: np.ndarray) -> tuple[Verdict, str] | None:
     """None when got conforms to want, else (verdict, 'output X: got ..., expected ...')."""
-    want_type = dtypes.name_of(want.dtype)
-    try:
-        got_type = dtypes.name_of(got.dtype)
-    except dtypes.UnknownElementType:
-        got_type = str(got.dtype)
+    want_type = type_name(want.dtype)  # an unknown one fails in equal_elements (dtypes.get)
+    got_type = type_name(got.dtype)
     if got_type != want_type:
         return Verdict.WRONG_DTYPE, f"output {name}: got element type {got_type}, expected {want_type}"
     if got.shape != want.shape:

@@ -44,14 +44,15 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any) -> Non
             return
         if message is None:
             return
-        sent, batch = message
+        sent, batch, *more = message  # more: the cases' JSON encoded at generation, when the sender has it
+        encoded = more[0] if more else [None] * len(batch)
         known.update(sent)
-        for spec_id, case in batch:
+        for (spec_id, case), pre in zip(batch, encoded):
             t0 = perf_counter()
             try:
                 spec = known.get(spec_id) or specs.load(spec_id)
                 outcome = backend.execute(spec, case)
-                result = record.make(spec, case, outcome, backend.name, shard=shard)
+                result = record.make(spec, case, outcome, backend.name, shard=shard, encoded=pre)
             except Exception as e:  # noqa: BLE001 - a harness bug: reported, not blamed on the backend
                 conn.send(("harness-error", case.id, spec_id, f"{type(e).__name__}: {e}".splitlines()[0][:300]))
                 continue

@@ -1,0 +1,34 @@
+"""The fast paths of a result line give the same result as the plain ones: a case encoded once at
+generation and spliced into the line, and the backend's signature remembered per quick key."""
+import json
+
+from opconform import backends, specs
+from opconform.generator import generate
+from opconform.oracle import expectation
+from opconform.suites import plan, record
+
+
+def _cases(spec_id="onnx::Abs-13", n=4):
+    spec = specs.load(spec_id)
+    return spec, generate(spec, n, 0, profile="smoke", expect=expectation, kind="valid")
+
+
+def test_spliced_case_json_reads_back_as_the_encoded_case():
+    spec, cases = _cases()
+    backend = backends.get("reference")
+    for case in cases:
+        outcome = backend.execute(spec, case)
+        plain = record.Judged.of(record.make(spec, case, outcome, backend.name))
+        fast = record.Judged.of(record.make(spec, case, outcome, backend.name, encoded=plan.encode_case(case)))
+        got, want = json.loads(fast.line), json.loads(plain.line)
+        assert fast.line.endswith(b"\n") and fast.line.count(b"\n") == 1
+        assert got == want and got["case"]["id"] == case.id == fast.case_id
+        assert fast.result() == want
+
+
+def test_remembered_signature_equals_the_builders():
+    spec, cases = _cases("onnx::GatherND-13", 6)
+    backend = backends.get("reference")
+    for case in cases:
+        assert backend._signature_of(spec, case) == backend.signature(spec, case)
+        assert backend._signature_of(spec, case) == backend.signature(spec, case)  # from the memo
