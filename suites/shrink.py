@@ -88,10 +88,9 @@ def groups(results: list[Result]) -> list[Group]:
 
 
 def search(spec, group: Group, execute: Callable[[Case], Verdict], *, seed: int, budget: float,
-           max_examples: int) -> tuple[Case | None, int]:
+           max_examples: int) -> Case | None:
     """The minimal case of the group's spec that `execute` judges with the group's verdict (and that
-    breaks the group's relation), or None when none is found within the budget; and the number of
-    cases executed."""
+    breaks the group's relation), or None when none is found within the budget."""
     import hypothesis
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis.errors import NoSuchExample
@@ -100,14 +99,18 @@ def search(spec, group: Group, execute: Callable[[Case], Verdict], *, seed: int,
 
     strategy = generator.cases(spec, kind=group.kind, profile="smoke", expect=oracle.expectation)
     stop = monotonic() + budget
-    executed = 0
+    # case id -> failed alike. A case already run keeps its answer after the budget runs out: Hypothesis
+    # re-runs the minimal example at the end, and must see it fail again (else: FlakyFailure)
+    seen: dict[str, bool] = {}
 
     def fails_alike(case: Case) -> bool:
-        nonlocal executed
-        if monotonic() > stop or case.expected.relation != group.relation:
+        if case.expected.relation != group.relation:
             return False
-        executed += 1
-        return execute(case).value == group.verdict
+        if case.id not in seen:
+            if monotonic() > stop:
+                return False
+            seen[case.id] = execute(case).value == group.verdict
+        return seen[case.id]
 
     config = settings(database=None, deadline=None, derandomize=True, max_examples=max_examples,
                       phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck),
@@ -115,9 +118,9 @@ def search(spec, group: Group, execute: Callable[[Case], Verdict], *, seed: int,
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # NaN and overflow are drawn on purpose, as in the workers
-            return hypothesis.find(strategy, fails_alike, settings=config, random=random.Random(seed)), executed
+            return hypothesis.find(strategy, fails_alike, settings=config, random=random.Random(seed))
     except NoSuchExample:
-        return None, executed
+        return None
 
 
 def shrink(results_dir: str | Path, backend_ref: str, *, seed: int | None = None, budget: float = DEFAULT_BUDGET,
@@ -150,6 +153,7 @@ class _Executor:
 
         self.backend_ref, self.timeout = backend_ref, timeout
         self.isolated = IsolatedBackend(backend_ref, timeout=timeout)
+        self.executed = 0  # cases run by the searches
 
     def __enter__(self) -> "_Executor":
         return self
@@ -158,6 +162,7 @@ class _Executor:
         self.isolated.close()
 
     def verdict(self, spec, case: Case) -> Verdict:
+        self.executed += 1
         return self.isolated.run(spec, case).verdict
 
     def result(self, spec_id: str, case: Case) -> dict:
@@ -175,8 +180,11 @@ def _shrink_group(g: Group, executor: _Executor, *, seed: int, budget: float, ma
     t0 = monotonic()
     try:
         spec = specs.load(g.spec_id)
-        case, report.examples = search(spec, g, lambda c: executor.verdict(spec, c), seed=seed, budget=budget,
-                                       max_examples=max_examples)
+        executed_before = executor.executed
+        try:
+            case = search(spec, g, lambda c: executor.verdict(spec, c), seed=seed, budget=budget, max_examples=max_examples)
+        finally:
+            report.examples = executor.executed - executed_before
         if case is not None:
             _record(g, case, executor.result(g.spec_id, case), report, out)
     except Exception as e:  # noqa: BLE001 - one group's failure must not lose the others
