@@ -104,6 +104,26 @@ def test_same_seed_same_minimal_cases(shrunk_run, tmp_path, monkeypatch):
     assert [r["case_id"] for r in _shrunk(again)] == [r["case_id"] for r in _shrunk(out)]
 
 
+def test_budget_running_out_keeps_the_failure_found():
+    """The first case fails and uses up the whole budget: the search stops with that case, not with
+    a flaky-test error (Hypothesis re-runs it at the end)."""
+    import time
+
+    from opconform import specs
+    from opconform.model import Verdict
+
+    group = shrink.Group("broken", SPEC, "wrong-shape", None, "valid")
+    calls = []
+
+    def execute(case):
+        calls.append(case.id)
+        time.sleep(0.3)
+        return Verdict.WRONG_SHAPE
+
+    found = shrink.search(specs.load(SPEC), group, execute, seed=0, budget=0.2, max_examples=50)
+    assert found is not None and calls == [found.id]
+
+
 def test_merge_keeps_the_shrunk_cases(shrunk_run, tmp_path):
     out, *_ = shrunk_run
     merged = merge.merge([out], tmp_path / "merged")
