@@ -24,7 +24,8 @@ class ModelIO:
     input_names: list[str]
     fed: list[int]  # positions in case.inputs fed as model inputs (present, not constant)
     output_names: list[str]
-    output_slots: list[int]  # spec output index of each model output
+    output_slots: list[int]  # output slot of each model output (see onnx_model.output_slots)
+    slot_count: int = 0  # how many slots the case's outputs have (a variadic port has several)
 
     @staticmethod
     def fed_positions(case: Case) -> list[int]:
@@ -32,14 +33,28 @@ class ModelIO:
         return [i for i, x in enumerate(case.inputs) if x is not None and not constant[i]]
 
     @staticmethod
-    def requested_slots(case: Case) -> list[int]:
-        return [i for i, asked in enumerate(case.outputs_requested) if asked]
+    def slots(spec: SpecVersion, case: Case) -> list[tuple[int, str]]:
+        """(spec output port, node output name or "" when not asked) per output slot: one per
+        port, a variadic last port one per value (Split's parts)."""
+        from opconform.generator import onnx_model
+
+        return onnx_model.output_slots(spec, case)
+
+    @staticmethod
+    def requested_slots(spec: SpecVersion, case: Case) -> list[int]:
+        return [j for j, (_, name) in enumerate(ModelIO.slots(spec, case)) if name]
+
+    @staticmethod
+    def count_slots(spec: SpecVersion, case: Case) -> int:
+        """Outcome.outputs has one entry per slot, and at least one per spec output."""
+        return max(len(spec.outputs), len(ModelIO.slots(spec, case)))
 
     def feeds(self, case: Case) -> dict[str, np.ndarray]:
         return {n: case.inputs[i] for n, i in zip(self.input_names, self.fed)}
 
     def place(self, spec: SpecVersion, got: Sequence[Any]) -> list[np.ndarray | None]:
-        out: list[np.ndarray | None] = [None] * len(spec.outputs)
+        """One entry per output slot, None where not asked (or not returned)."""
+        out: list[np.ndarray | None] = [None] * max(self.slot_count, len(spec.outputs), max(self.output_slots, default=-1) + 1)
         for slot, value in zip(self.output_slots, got):
             out[slot] = None if value is None else np.asarray(value)
         return out

@@ -19,12 +19,12 @@ def onnx_io(spec: SpecVersion, case: Case, model: onnx.ModelProto) -> ModelIO:
     if len(fed) != len(names):
         raise ValueError(f"model has {len(names)} graph inputs but the case feeds {len(fed)}")
     outs = [o.name for o in model.graph.output]
-    spec_names = [p.name for p in spec.outputs]
-    if all(n in spec_names for n in outs):
-        slots = [spec_names.index(n) for n in outs]
-    else:  # the builder named outputs its own way: they come in spec order of the requested ones
-        slots = ModelIO.requested_slots(case)[: len(outs)]
-    return ModelIO(names, fed, outs, slots)
+    slot_of = {name: j for j, (_, name) in enumerate(ModelIO.slots(spec, case)) if name}
+    if all(n in slot_of for n in outs):
+        slots = [slot_of[n] for n in outs]
+    else:  # the builder named outputs its own way: they come in slot order of the requested ones
+        slots = ModelIO.requested_slots(spec, case)[: len(outs)]
+    return ModelIO(names, fed, outs, slots, ModelIO.count_slots(spec, case))
 
 
 def with_static_shapes(model: onnx.ModelProto, shapes: dict[str, tuple[int, ...]]) -> onnx.ModelProto:

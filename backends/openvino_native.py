@@ -34,8 +34,9 @@ class OpenVinoNativeBackend(CompiledModelBackend):
         fed = ModelIO.fed_positions(case)
         if len(fed) != len(model.inputs):
             raise ValueError(f"model has {len(model.inputs)} parameters but the case feeds {len(fed)}")
-        slots = ModelIO.requested_slots(case)[: len(model.outputs)]
-        return ModelIO([str(i) for i in range(len(fed))], fed, [str(i) for i in range(len(slots))], slots)
+        slots = ModelIO.requested_slots(spec, case)[: len(model.outputs)]
+        return ModelIO([str(i) for i in range(len(fed))], fed, [str(i) for i in range(len(slots))], slots,
+                       ModelIO.count_slots(spec, case))
 
     def load(self, model: Any) -> Any:
         return self._rt.compile(model)

@@ -82,17 +82,30 @@ def judge(spec: SpecVersion, case: Case, outcome: Outcome) -> tuple[Verdict, str
     return _judge_outputs(spec, case, outcome.outputs, exp.alternatives, call)
 
 
+def output_slots(spec: SpecVersion, case: Case) -> list[tuple[int, str]]:
+    """(spec output port, name) per output slot, "" for one not asked: a variadic last output
+    port (Split's parts) has one slot per value; Outcome.outputs and every alternative's outputs
+    are per slot."""
+    from opconform.generator import onnx_model
+
+    return onnx_model.output_slots(spec, case)
+
+
 def _judge_outputs(spec: SpecVersion, case: Case, got: Sequence, alternatives: Sequence[Alternative], call: str):
-    asked = [i for i, a in enumerate(case.outputs_requested) if a]
-    got = list(got) + [None] * (len(spec.outputs) - len(got))
-    missing = [spec.outputs[i].name for i in asked if got[i] is None]
+    asked = [(j, name) for j, (_, name) in enumerate(output_slots(spec, case)) if name]
+    got = list(got) + [None] * (max((j for j, _ in asked), default=-1) + 1 - len(got))
+    missing = [name for j, name in asked if got[j] is None]
     if missing:
         return Verdict.MISSING_OUTPUT, f"got no {', '.join(missing)}, expected {len(asked)} output(s) [{call}]", None
     matched, closest = [], None
     for alt in alternatives:
         failure = None
-        for i in asked:
-            failure = compare(spec, spec.outputs[i].name, np.asarray(got[i]), np.asarray(alt.outputs[i]))
+        for j, name in asked:
+            want = alt.outputs[j] if j < len(alt.outputs) else None
+            if want is None:
+                failure = Verdict.MISMATCH, f"output {name}: the case expects no value for it"
+            else:
+                failure = compare(spec, name, np.asarray(got[j]), np.asarray(want))
             if failure:
                 break
         if failure is None:
