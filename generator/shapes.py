@@ -5,7 +5,6 @@ from functools import lru_cache
 
 import numpy as np
 from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
 from opconform.generator.profiles import Profile
 from opconform.model import Port
@@ -34,13 +33,21 @@ def shapes(rank: int, profile: Profile, *, min_side: int = 0, max_side: int | No
 @lru_cache(maxsize=None)
 def _shapes(rank: int, profile: Profile, min_side: int, max_side: int | None) -> st.SearchStrategy[tuple[int, ...]]:
     top = max(profile.max_side if max_side is None else max_side, min_side, 1)
-    full = hnp.array_shapes(min_dims=rank, max_dims=rank, min_side=max(min_side, 1), max_side=top)
+    # Every shape draws the same number of sides (the profile's rank cap, or more) and keeps the
+    # first `rank`: when the shrinker lowers a rank drawn before, the later draws (values) stay
+    # aligned with their choices, so a failing case keeps failing at the lower rank
+    width = max(rank, profile.max_rank)
+    full = _sides(width, max(min_side, 1), top).map(lambda s: s[:rank])
     if min_side == 0 and rank:
         # Hypothesis favours 0 for every side, which would make most tensors empty: empty ones
         # come from a branch of their own (about one in eight), non-empty ones first (they shrink so)
-        empty = hnp.array_shapes(min_dims=rank, max_dims=rank, min_side=0, max_side=top).filter(lambda s: 0 in s)
+        empty = _sides(width, 0, top).map(lambda s: s[:rank]).filter(lambda s: 0 in s)
         full = st.one_of([full] * 7 + [empty])
     return full.filter(lambda s: int(np.prod(s, dtype=np.int64)) <= profile.max_elements)
+
+
+def _sides(width: int, lo: int, hi: int) -> st.SearchStrategy[tuple[int, ...]]:
+    return st.tuples(*[st.integers(lo, hi)] * width)
 
 
 def fits(shape: tuple[int, ...], profile: Profile) -> bool:

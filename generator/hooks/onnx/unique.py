@@ -17,7 +17,7 @@ from opconform.generator import shapes, values
 from opconform.generator.draft import Draft
 
 # "duplicates" first: Hypothesis shrinks toward it (one repeated value is the simplest input)
-MODES = ("duplicates", "plain", "distinct", "nan_and_signed_zeros", "repeated_slices")
+MODES = ("duplicates", "repeated_slices", "plain", "distinct", "nan_and_signed_zeros")
 
 
 @lru_cache(maxsize=None)
@@ -59,10 +59,11 @@ def unique_values(draw, d: Draft, name: str, shape: tuple[int, ...], axis: int |
     """An array for Unique's data in one of MODES (recorded in d.notes)."""
     n = int(np.prod(shape, dtype=np.int64))
     kind = dtypes.get(name).kind
-    modes = list(MODES[:4])
-    if axis is not None and len(shape):
-        modes.insert(1, "repeated_slices")
-    mode = values.pick(draw, modes)
+    # one mode list whatever the axis, so that shrinking the axis away keeps the mode drawn;
+    # without an axis, repeated slices are taken along axis 0 (duplicates for the flat case too)
+    mode = values.pick(draw, MODES)
+    if mode == "repeated_slices" and not len(shape):
+        mode = "plain"
     elems = values.storage_elements(name)
     if mode == "plain" or n == 0:
         mode = "plain"
@@ -85,7 +86,7 @@ def unique_values(draw, d: Draft, name: str, shape: tuple[int, ...], axis: int |
         flat = draw(st.lists(st.sampled_from(pool + extra), min_size=n, max_size=n))
         out = values.from_elements(name, _flat(flat, kind), shape)
     else:
-        out = _repeated_slices(draw, name, shape, axis)
+        out = _repeated_slices(draw, name, shape, 0 if axis is None else axis)
     d.notes.append(f"values:{mode}")
     return out
 
@@ -120,12 +121,24 @@ def inputs(draw, d: Draft) -> None:
     port = d.port("X")
     rank = draw(shapes.ranks(port, d.profile))
     shape = draw(shapes.shapes(rank, d.profile))
-    axis = draw(st.integers(-rank, rank - 1)) if rank and draw(st.booleans()) else None
+    axis = _optional_axis(draw, rank, d.profile.max_rank)
     if axis is None:
         d.attributes.pop("axis", None)
     else:
         d.attributes["axis"] = axis
     d.set_input("X", unique_values(draw, d, d.dtypes[0], shape, None if axis is None else axis % rank))
+
+
+def _optional_axis(draw, rank: int, max_rank: int) -> int | None:
+    """An axis in [-rank, rank-1] or None. Both choices are always drawn, from a range that does
+    not depend on the rank, so that shrinking to "no axis" (or to a lower rank) leaves the later
+    value draws aligned: the shrinker then keeps the failure and reaches the simpler case."""
+    use = draw(st.booleans())
+    raw = draw(st.integers(0, 2 * max(max_rank, rank) - 1))  # 0 shrinks to axis 0
+    if not (use and rank):
+        return None
+    v = raw % (2 * rank)
+    return v if v < rank else v - 2 * rank
 
 
 def dependent_attributes(draw, d: Draft) -> None:
