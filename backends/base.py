@@ -191,11 +191,14 @@ class Backend:
         return Outcome(status, outputs, message, backend_seconds=max(run_seconds, 0.0), build_seconds=self._build_seconds)
 
     def _signature_of(self, spec: SpecVersion, case: Case) -> Hashable:
-        """signature(), remembered per quick_key where that determines it (cases with expected
-        outputs): the builder's signature infers output types, which costs more than the run."""
-        if not case.expected.alternatives:
+        """signature(), remembered per quick_key where that determines it: the builder's signature
+        infers output types, which costs more than the run. With expected outputs their types
+        decide; for a must-refuse case the broken relation does (the builder gives its outputs
+        rank 0, whatever the shapes), so it joins the key."""
+        exp = case.expected
+        if not exp.alternatives and exp.kind == "outputs":
             return self.signature(spec, case)
-        quick = quick_key(spec.id, case)
+        quick = (quick_key(spec.id, case), exp.kind, exp.relation)
         key = self._signatures.get(quick)
         if key is None:
             if len(self._signatures) > 4 * self.cache_size:

@@ -182,11 +182,14 @@ def from_results(results_dir: Path, spec_ids: Sequence[str],
     rows, _ = results.scan(Path(results_dir) / results.RESULTS)
     if not rows and not (Path(results_dir) / results.RESULTS).exists():
         raise ValueError(f"--cases-from {results_dir}: no {results.RESULTS} there; expected a results directory")
-    by_spec: dict[str, dict[str, Case]] = {sid: {} for sid in spec_ids}
+    by_spec: dict[str, dict[str, tuple[Case, tuple[str, bytes]]]] = {sid: {} for sid in spec_ids}
     for r in rows:
-        if r["spec_id"] in by_spec and r.get("case"):
-            by_spec[r["spec_id"]].setdefault(r["case_id"], Case.from_json(r["case"]))
-    out = [SpecCases(sid, list(cases.values()), note="cases from " + str(results_dir)) for sid, cases in by_spec.items() if cases]
+        if r["spec_id"] in by_spec and r.get("case") and r["case_id"] not in by_spec[r["spec_id"]]:
+            # the recorded case JSON is the case's encoding: kept, not computed again per result
+            encoded = (r["case_id"], json.dumps(r["case"], separators=(",", ":")).encode())
+            by_spec[r["spec_id"]][r["case_id"]] = (Case.from_json(r["case"]), encoded)
+    out = [SpecCases(sid, [c for c, _ in found.values()], note="cases from " + str(results_dir),
+                     encoded=[e for _, e in found.values()]) for sid, found in by_spec.items() if found]
     for sc in out:
         on_spec and on_spec(sc)
     return out

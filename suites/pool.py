@@ -68,8 +68,10 @@ class _Worker:
     conn: Any
     started: float
     phase: Any  # shared flag: worker.BACKEND while the backend's code runs
+    position: Any  # shared: index in the batch sent of the case the worker is on
     ready: bool = False
     pending: list[Item] = field(default_factory=list)
+    reported: int = 0  # results of the batch sent received so far
     last: float = 0.0  # when it last showed progress (batch sent or result received)
     models_built: int = 0
     memory_checked: float = 0.0
@@ -105,11 +107,12 @@ class WorkerPool:
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
         flag = self._ctx.Value("i", worker.HARNESS, lock=False)
-        p = self._ctx.Process(target=worker.main, args=(child, self.backend_ref, self.shard, flag), daemon=True)
+        position = self._ctx.Value("i", 0, lock=False)
+        p = self._ctx.Process(target=worker.main, args=(child, self.backend_ref, self.shard, flag, position), daemon=True)
         p.start()
         child.close()
         self.stats.workers_started += 1
-        return _Worker(p, parent, monotonic(), flag)
+        return _Worker(p, parent, monotonic(), flag, position)
 
     def run(self, batches: Sequence[list[Item]], spec_versions: Mapping[str, Any] | None = None,
             encoded: Mapping[int, tuple[str, bytes]] | None = None) -> PoolStats:
@@ -123,7 +126,8 @@ class WorkerPool:
             while queue or any(w.pending for w in workers):
                 for w in workers:
                     if w.ready and not w.pending and queue:
-                        w.pending = list(queue.popleft())
+                        w.pending, w.reported = list(queue.popleft()), 0
+                        w.position.value = 0  # the worker is idle: it sent every result of its last batch
                         w.conn.send(({sid: self._specs[sid] for sid, _ in w.pending if sid in self._specs}, w.pending,
                                      [encoded.get(id(case)) for _, case in w.pending]))
                         w.last = monotonic()
@@ -171,13 +175,18 @@ class WorkerPool:
             self._startup_failures = 0
         elif kind == "fatal":
             raise PoolError(msg[1])
+        elif kind == "many":
+            for m in msg[1]:
+                self._handle(w, m)
         elif kind == "result":
             w.pending.pop(0)
+            w.reported += 1
             w.last = monotonic()
             w.models_built = msg[2]
             self.on_result(msg[1])
         elif kind == "harness-error":
             w.pending.pop(0)
+            w.reported += 1
             w.last = monotonic()
             self.on_harness_error(msg[1], msg[2], msg[3])
 
@@ -189,7 +198,9 @@ class WorkerPool:
             if status == "startup" or self._startup_failures >= MAX_STARTUP_FAILURES:
                 raise PoolError(f"backend {self.backend_ref!r} cannot start: {message}")
         if w.pending:
-            item, rest = w.pending[0], w.pending[1:]
+            # cases before the one running finished, but their results had not been sent: rerun them
+            unsent = min(max(w.position.value - w.reported, 0), len(w.pending) - 1)
+            item, rest = w.pending[unsent], w.pending[:unsent] + w.pending[unsent + 1:]
             if w.phase.value != worker.BACKEND:
                 # it died in opconform's own code (e.g. onnx shape inference building the model)
                 self.stats.harness_deaths += 1

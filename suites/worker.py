@@ -1,5 +1,9 @@
-"""The worker process: loads the backend once, then runs batches of cases, sending back one
-judged result per case the moment it has it. Whatever the backend does to this process (a signal,
+"""The worker process: loads the backend once, then runs batches of cases, sending back the
+judged results as it gets them: each one at once, or, given a shared `position`, gathered for
+up to FLUSH_SECONDS and sent together (one message instead of dozens: the pipe and the parent's
+wake-ups cost more than a fast backend's run). `position` says which case of the batch is
+running, so that the parent still knows which case a death belongs to; results gathered but not
+yet sent when the worker dies are not lost but rerun. Whatever the backend does to this process (a signal,
 a hang, a memory blow-up) the parent sees and survives; this side only reports."""
 from __future__ import annotations
 
@@ -13,10 +17,13 @@ THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THRE
 
 
 BACKEND, HARNESS = 1, 0  # values of the shared phase flag
+FLUSH_SECONDS = 0.05
 
 
-def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any) -> None:
-    """phase_flag: a shared integer the parent reads after a death, to tell backend from harness."""
+def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, position: Any = None) -> None:
+    """phase_flag: a shared integer the parent reads after a death, to tell backend from harness.
+    position: a shared integer, the index in its batch of the case running (None: send each
+    result at once)."""
     for k, v in THREAD_ENV.items():
         os.environ.setdefault(k, v)
     warnings.simplefilter("ignore")  # NaN and overflow are met on purpose; verdicts say what matters
@@ -47,15 +54,22 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any) -> Non
         sent, batch, *more = message  # more: the cases' JSON encoded at generation, when the sender has it
         encoded = more[0] if more else [None] * len(batch)
         known.update(sent)
-        for (spec_id, case), pre in zip(batch, encoded):
+        gathered: list[tuple] = []
+        flushed = perf_counter()
+        for k, ((spec_id, case), pre) in enumerate(zip(batch, encoded)):
             t0 = perf_counter()
+            if position is not None:
+                position.value = k
             try:
                 spec = known.get(spec_id) or specs.load(spec_id)
                 outcome = backend.execute(spec, case)
                 result = record.make(spec, case, outcome, backend.name, shard=shard, encoded=pre)
             except Exception as e:  # noqa: BLE001 - a harness bug: reported, not blamed on the backend
-                conn.send(("harness-error", case.id, spec_id, f"{type(e).__name__}: {e}".splitlines()[0][:300]))
-                continue
-            harness = perf_counter() - t0 - outcome.backend_seconds - outcome.build_seconds
-            result["harness_seconds"] = max(harness, 0.0)
-            conn.send(("result", record.Judged.of(result), backend.models_built))
+                gathered.append(("harness-error", case.id, spec_id, f"{type(e).__name__}: {e}".splitlines()[0][:300]))
+            else:
+                harness = perf_counter() - t0 - outcome.backend_seconds - outcome.build_seconds
+                result["harness_seconds"] = max(harness, 0.0)
+                gathered.append(("result", record.Judged.of(result), backend.models_built))
+            if position is None or k == len(batch) - 1 or perf_counter() - flushed >= FLUSH_SECONDS:
+                conn.send(gathered[0] if len(gathered) == 1 else ("many", gathered))
+                gathered, flushed = [], perf_counter()

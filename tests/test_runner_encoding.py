@@ -2,15 +2,18 @@
 generation and spliced into the line, and the backend's signature remembered per quick key."""
 import json
 
+import pytest
+
 from opconform import backends, specs
 from opconform.generator import generate
 from opconform.oracle import expectation
 from opconform.suites import plan, record
+from opconform.suites.variants import variants
 
 
-def _cases(spec_id="onnx::Abs-13", n=4):
+def _cases(spec_id="onnx::Abs-13", n=4, kind="valid"):
     spec = specs.load(spec_id)
-    return spec, generate(spec, n, 0, profile="smoke", expect=expectation, kind="valid")
+    return spec, generate(spec, n, 0, profile="smoke", expect=expectation, kind=kind)
 
 
 def test_spliced_case_json_reads_back_as_the_encoded_case():
@@ -26,8 +29,10 @@ def test_spliced_case_json_reads_back_as_the_encoded_case():
         assert fast.result() == want
 
 
-def test_remembered_signature_equals_the_builders():
-    spec, cases = _cases("onnx::GatherND-13", 6)
+@pytest.mark.parametrize("kind", ["valid", "invalid"])
+def test_remembered_signature_equals_the_builders(kind):
+    spec, cases = _cases("onnx::GatherND-13", 6, kind)
+    cases += [v for c in cases for v in variants(spec, c, 3, 0, size="smoke", expect=expectation)]
     backend = backends.get("reference")
     for case in cases:
         assert backend._signature_of(spec, case) == backend.signature(spec, case)
