@@ -40,6 +40,10 @@ def cast(x: np.ndarray, to: str, *, saturate: bool = True, round_mode: str = "up
             if dtypes.get(src).is_float:
                 return np.trunc(_wide(x, src)).astype(np.int64).astype(dst) if dst_type.name != "uint64" \
                     else np.trunc(_wide(x, src)).astype(np.uint64)
+            if dtypes.get(src).kind in ("int", "uint") and not (x.dtype.isbuiltin == np.dtype(dst).isbuiltin == 1):
+                # ml_dtypes has no casts among its sub-byte integers (int4 -> uint2); through
+                # int64 the high bits are discarded just the same
+                x = x.astype(np.int64)
             return x.astype(dst)
         if to == E8M0:
             return _to_e8m0(_wide(x, src), saturate, round_mode)
