@@ -43,7 +43,12 @@ def main() -> None:
     print(f"models built              {s.models_built}; cases per built model {cases / max(s.models_built, 1):.2f} (target >= 10)")
     print(f"inside the backend        run {s.backend_seconds:.1f} s + build {s.build_seconds:.1f} s (worker-seconds)")
     print(f"harness share of exec     {1 - inside / capacity if capacity else 0:.1%} (target < 25%): "
-          f"worker-seconds {capacity:.1f}, of which per-case harness {s.harness_seconds:.1f} s")
+          f"worker-seconds {capacity:.1f}, of which per-case harness {s.harness_seconds:.1f} s, "
+          f"the rest ({max(capacity - inside - s.harness_seconds, 0):.1f} s) worker start-up, messages, "
+          f"the parent's writing and idle or CPU-starved workers")
+    if cases:
+        print(f"per case                  harness {s.harness_seconds / cases * 1e3:.3f} ms, backend run "
+              f"{s.backend_seconds / cases * 1e3:.3f} ms, build {s.build_seconds / cases * 1e3:.3f} ms")
     print(f"generation share of wall  {s.generation_seconds / wall if wall else 0:.1%}")
 
 
