@@ -15,5 +15,9 @@ def run(spec, inputs, attributes, policies):
             out = np.power(wide(x), wide(y))
         else:
             wide_int = np.uint64 if x.dtype.kind == "u" and y.dtype.kind == "u" else np.int64
-            out = np.power(x.astype(wide_int), np.maximum(y, 0).astype(wide_int))
+            e = np.maximum(y, 0)
+            # a uint64 exponent past 2**63 turned negative in int64 (NumPy refuses negative integer
+            # powers); past 64 only its parity matters (|x| <= 1; larger bases overflow, a relation)
+            e = np.where(e > 64, 64 + e % 2, e).astype(wide_int)
+            out = np.power(x.astype(wide_int), e)
         return (out.astype(x.dtype),)
