@@ -61,3 +61,13 @@ def test_openvino_unique_with_an_empty_axis_is_refused_by_openvino_not_by_the_bu
     for case in empty:
         with pytest.raises(RuntimeError, match="get_input_partial_shape\\(1\\)"):
             openvino_model.build(spec, case)
+
+
+def test_onehot_depth_is_a_constant_input_so_value_variants_keep_it_small():
+    spec = load_or_skip("onnx::OneHot-11")
+    valid = [c for c in generate(spec, 20, seed=1, expect=oracle.expectation) if c.expected.kind == "outputs"]
+    assert valid
+    for case in valid:
+        assert case.constant_inputs[1] and int(case.inputs[1].reshape(-1)[0]) <= 4
+        model = onnx_model.build(spec, case)
+        assert "depth" in [t.name for t in model.graph.initializer]
