@@ -34,13 +34,17 @@ def loss_inputs(names: tuple[str, str, str]):
 inputs = loss_inputs(("input", "target", "weight"))
 
 
-def break_targets(name: str, scores: str):
-    """One target C (a class that does not exist), ignore_index kept away from it."""
+def break_targets(name: str, scores: str, without_ignore: bool = False):
+    """One target C (a class that does not exist), ignore_index kept away from it. With
+    `without_ignore` the relation is the one that holds when ignore_index is absent, so the
+    breaker drops the attribute first (its targets become class 0): reached by construction."""
     def breaker(draw, d: Draft) -> None:
         t = np.array(d.input(name), copy=True)
         c = d.input(scores).shape[1]
         if t.size == 0:
             return
+        if without_ignore and "ignore_index" in d.attributes:
+            t[t == d.attributes.pop("ignore_index")] = 0
         t.reshape(-1)[draw(st.integers(0, t.size - 1))] = c
         if d.attributes.get("ignore_index") == c:
             d.attributes["ignore_index"] = -1
@@ -48,6 +52,16 @@ def break_targets(name: str, scores: str):
     return breaker
 
 
-BREAK = {"targets_are_classes": break_targets("target", "input"),
+def break_target_shape(name: str):
+    """Targets with one more entry along the batch axis than the scores have (valid classes, 0)."""
+    def breaker(draw, d: Draft) -> None:
+        t = d.input(name)
+        shape = (t.shape[0] + 1,) + t.shape[1:] if t.ndim else (2,)
+        d.set_input(name, np.zeros(shape, dtype=t.dtype))
+    return breaker
+
+
+BREAK = {"target_shape": break_target_shape("target"),
+         "targets_are_classes": break_targets("target", "input", without_ignore=True),
          "targets_are_classes_or_ignored": break_targets("target", "input"),
          "weight_per_class": break_per_channel("weight")}
