@@ -13,3 +13,25 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("opconform-tests")
+
+
+def _import_every_opconform_module() -> None:
+    """Hypothesis mixes constants harvested from every loaded local module into its draws, so a
+    @given test would draw differently depending on which modules earlier tests happened to
+    import (xdist worker, -k selection). Importing all of opconform up front makes the pool, and
+    so every derandomized test, the same whatever runs before it."""
+    import importlib
+    import pkgutil
+
+    import opconform
+
+    for stage in ("specs", "generator", "oracle", "backends", "suites", "reports", "commands"):
+        pkg = importlib.import_module(f"opconform.{stage}")
+        for info in pkgutil.walk_packages(pkg.__path__, f"opconform.{stage}."):
+            importlib.import_module(info.name)
+    for name in ("model", "dtypes", "tensors", "cli"):
+        importlib.import_module(f"opconform.{name}")
+    assert opconform.__version__
+
+
+_import_every_opconform_module()
