@@ -18,6 +18,13 @@ def draw_axis(draw, d: Draft, rank: int, name: str = "axis") -> int:
     return a + rank if a < 0 else a
 
 
+def axis_size(d: Draft, name: str = "data") -> int:
+    """The extent of input `name` along the (possibly negative) `axis` attribute."""
+    x = d.input(name)
+    a = int(d.resolved["axis"])
+    return x.shape[a + x.ndim if a < 0 else a]
+
+
 def ints(draw, shape, lo: int, hi: int) -> np.ndarray:
     """An int64 array of this shape with values in [lo, hi] (hi >= lo unless the array is empty)."""
     n = int(np.prod(shape, dtype=np.int64))

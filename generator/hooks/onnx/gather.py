@@ -6,16 +6,10 @@ from hypothesis import strategies as st
 from opconform.generator import shapes
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._indexing import (break_index_bounds, draw_axis, index_tensor,
+from opconform.generator.hooks.onnx._indexing import (axis_size, break_index_bounds, draw_axis, index_tensor,
                                                       no_dependent_attributes)
 
 dependent_attributes = no_dependent_attributes
-
-
-def _axis_size(d: Draft) -> int:
-    data = d.input("data")
-    a = int(d.resolved["axis"])
-    return data.shape[a + data.ndim if a < 0 else a]
 
 
 def inputs(draw, d: Draft) -> None:
@@ -26,4 +20,4 @@ def inputs(draw, d: Draft) -> None:
     d.set_input("indices", index_tensor(draw, d.dtypes[1], shape, s))
 
 
-BREAK = {"indices_in_bounds": lambda draw, d: break_index_bounds(draw, d, "indices", _axis_size(d))}
+BREAK = {"indices_in_bounds": lambda draw, d: break_index_bounds(draw, d, "indices", axis_size(d))}

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._indexing import (break_index_bounds, break_same_rank, draw_axis, index_tensor,
+from opconform.generator.hooks.onnx._indexing import (axis_size, break_index_bounds, break_same_rank, draw_axis, index_tensor,
                                                       no_dependent_attributes)
 
 dependent_attributes = no_dependent_attributes
@@ -15,12 +15,6 @@ dependent_attributes = no_dependent_attributes
 def element_indices_shape(draw, d: Draft, data, axis: int, along: int) -> tuple[int, ...]:
     """A shape of data's rank: at most data's extent off the axis, `along` on it."""
     return tuple(along if k == axis else draw(st.integers(0, n)) for k, n in enumerate(data.shape))
-
-
-def axis_size(d: Draft) -> int:
-    data = d.input("data")
-    a = int(d.resolved["axis"])
-    return data.shape[a + data.ndim if a < 0 else a]
 
 
 def inputs(draw, d: Draft) -> None:

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from opconform import dtypes
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._indexing import (break_index_bounds, break_same_rank, distinct_first, draw_axis,
+from opconform.generator.hooks.onnx._indexing import (axis_size, break_index_bounds, break_same_rank, distinct_first, draw_axis,
                                                       index_tensor, ints, no_dependent_attributes)
-from opconform.generator.hooks.onnx.gatherelements import axis_size, element_indices_shape
+from opconform.generator.hooks.onnx.gatherelements import element_indices_shape
 
 dependent_attributes = no_dependent_attributes
 

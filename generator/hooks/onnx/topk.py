@@ -9,7 +9,7 @@ from opconform import dtypes
 from opconform.generator import shapes
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._indexing import draw_axis, ints, no_dependent_attributes
+from opconform.generator.hooks.onnx._indexing import axis_size, draw_axis, ints, no_dependent_attributes
 
 dependent_attributes = no_dependent_attributes
 
@@ -27,14 +27,8 @@ def inputs(draw, d: Draft) -> None:
     d.inputs = [x, np.array([k], dtype=np.int64)]
 
 
-def _axis_size(d: Draft) -> int:
-    x = d.input("X")
-    a = int(d.resolved["axis"])
-    return x.shape[a + x.ndim if a < 0 else a]
-
-
 BREAK = {
-    "k_within_axis": lambda draw, d: d.set_input("K", np.array([_axis_size(d) + draw(st.integers(1, 2))], np.int64)),
+    "k_within_axis": lambda draw, d: d.set_input("K", np.array([axis_size(d, "X") + draw(st.integers(1, 2))], np.int64)),
     "k_not_negative": lambda draw, d: d.set_input("K", np.array([draw(st.integers(-3, -1))], np.int64)),
     "k_single_value": lambda draw, d: d.set_input("K", np.repeat(d.input("K"), 2)),
     "K_type": lambda draw, d: d.set_input("K", d.input("K").astype(draw(st.sampled_from([np.int32, np.float32])))),
