@@ -4,7 +4,8 @@ Stages (specs, generator, oracle, backends, suites, reports) are libraries that 
 stages. Commands are the composition root on top of them: each is a thin module in
 opconform/commands/ with `add_arguments(parser)` and `main(args) -> int` that wires stages together
 (`generate`, for instance, draws cases with the generator and attaches expectations from the oracle).
-This file only routes to them."""
+This file only routes to them, and prints a command's Mistake (opconform/commands/mistakes.py) as one
+line on stderr with exit status 2."""
 from __future__ import annotations
 
 import argparse
@@ -53,7 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "_missing", False):
         print(f"opconform {args.command}: not available in this build", file=sys.stderr)
         return 2
-    return int(importlib.import_module(args._module).main(args) or 0)
+    from opconform.commands.mistakes import Mistake
+
+    try:
+        return int(importlib.import_module(args._module).main(args) or 0)
+    except Mistake as e:  # the one error path for mistakes on the command line: one line, exit 2
+        print(f"opconform {args.command}: {e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

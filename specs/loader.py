@@ -4,10 +4,12 @@ A malformed file is refused with one line naming the file, the field and what wa
 """
 from __future__ import annotations
 
+import fnmatch
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import jsonschema
 import yaml
@@ -305,13 +307,48 @@ def all_versions() -> list[SpecVersion]:
     return [v for s in all_specs() for v in s.versions]
 
 
-def select(pattern: str | None = None) -> list[SpecVersion]:
-    """Spec versions whose id matches a glob (comma-separated globs allowed); all when None."""
-    import fnmatch
+def globs(pattern: str | None) -> list[str]:
+    """The comma-separated globs of a --spec pattern, e.g. 'onnx::Abs-13, onnx::Gather*'."""
+    return [p.strip() for p in (pattern or "").split(",") if p.strip()]
 
+
+def matches(pats: list[str], *names: str) -> bool:
+    """Does a glob match one of these names (a version id, or `dialect::Operator`)?"""
+    return any(fnmatch.fnmatchcase(n, p) for n in names for p in pats)
+
+
+_SINCE_LINE = re.compile(rb"^\s*-\s*since:\s*(\d+)", re.MULTILINE)
+
+
+def file_ids(path: Path) -> list[str]:
+    """The names a glob can match in one spec file: `dialect::Operator` and a version id per
+    `- since: N` line. Read without parsing the YAML, so a malformed file still has its names and
+    checking a pattern against the whole library costs milliseconds."""
+    dialect, op = path.parent.name, path.stem
+    return [f"{dialect}::{op}"] + [f"{dialect}::{op}-{int(n)}" for n in _SINCE_LINE.findall(path.read_bytes())]
+
+
+def check_pattern(pattern: str | None, files: Iterable[Path] | None = None) -> None:
+    """ValueError naming the first glob of `pattern` that matches no spec file or version in
+    `files` (default: the installed library). Without it, a typo in one of several comma-separated
+    globs would silently drop those specs from a run."""
+    pats = globs(pattern)
+    if not pats:
+        return
+    names = [n for path in (spec_files() if files is None else files) for n in file_ids(Path(path))]
+    for p in pats:
+        if not any(fnmatch.fnmatchcase(n, p) for n in names):
+            raise ValueError(f"--spec: {p!r} matches no spec version; expected an id such as 'onnx::Abs-13' "
+                             f"or a glob such as 'onnx::Gather*' (`opconform validate` lists them)")
+
+
+def select(pattern: str | None = None, *, strict: bool = False) -> list[SpecVersion]:
+    """Spec versions whose id (or `dialect::Operator`) matches a glob (comma-separated globs allowed);
+    all when None. strict: ValueError when one of the globs matches nothing (see check_pattern)."""
+    if strict:
+        check_pattern(pattern)
     versions = all_versions()
-    if not pattern:
+    pats = globs(pattern)
+    if not pats:
         return versions
-    pats = [p.strip() for p in pattern.split(",") if p.strip()]
-    picked = [v for v in versions if any(fnmatch.fnmatchcase(v.id, p) or fnmatch.fnmatchcase(f"{v.dialect}::{v.operator}", p) for p in pats)]
-    return picked
+    return [v for v in versions if matches(pats, v.id, f"{v.dialect}::{v.operator}")]

@@ -20,6 +20,8 @@ import re
 
 import pytest
 
+from opconform.specs.loader import check_pattern
+
 ITEM_FIXTURES = ("opconform_backend", "opconform_spec")
 
 
@@ -70,7 +72,12 @@ _BASELINE = pytest.StashKey[object]()
 
 
 def pytest_configure(config):
-    """Read the baseline once, up front: a malformed file is a usage error (exit 4), in one line."""
+    """Check --spec and read the baseline once, up front: a glob that matches nothing (a typo would
+    drop those specs silently) or a malformed file is a usage error (exit 4), in one line."""
+    try:
+        check_pattern(config.getoption("opconform_spec", None))
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
     path = config.getoption("opconform_baseline", None)
     if not path:
         return

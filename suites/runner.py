@@ -8,13 +8,16 @@ point continues with resume=True: finished cases are not redone, torn lines are.
 from __future__ import annotations
 
 import os
+import shlex
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from time import perf_counter
+from typing import Any, Mapping
 
 from opconform import __version__, backends, specs
 from opconform.model import Outcome
+from opconform.specs.loader import check_pattern, globs
 from opconform.suites import case_cache, plan, profiles, record, results
 from opconform.suites.pool import WorkerPool
 
@@ -37,8 +40,9 @@ class RunConfig:
     generation_timeout: float = 300.0  # seconds per spec version; a slower one is reported, not waited for
     command: str = ""
 
-    # settings a resumed run must keep (they decide which cases exist)
-    FIXED = ("backend", "spec_pattern", "profile", "seed", "shard", "cases_from")
+    # settings a resumed run must keep (they decide which cases exist), with their command-line flags
+    FIXED = {"backend": "--backend", "spec_pattern": "--spec", "profile": "--profile", "seed": "--seed",
+             "shard": "--shard", "cases_from": "--cases-from"}
 
 
 @dataclass
@@ -95,16 +99,50 @@ def start_meta(config: RunConfig, backend: backends.Backend) -> dict:
     }
 
 
-def resumed_config(config: RunConfig) -> RunConfig:
-    """The settings of the run being resumed (they decide which cases exist); jobs and timeout may change."""
-    meta = results.read_run(config.out)
-    fixed = {k: meta.get(k) for k in RunConfig.FIXED}
-    return RunConfig(**{**asdict(config), **fixed})
+def _same(key: str, given: Any, recorded: Any) -> bool:
+    """Whether a setting given again on resume says what the record says (spellings aside)."""
+    if given == recorded:
+        return True
+    if recorded is None:
+        return False
+    if key == "spec_pattern":
+        return globs(given) == globs(recorded)
+    if key == "shard":
+        return plan.parse_shard(given) == plan.parse_shard(recorded)
+    if key == "cases_from":
+        return Path(given).resolve() == Path(recorded).resolve()
+    return str(given) == str(recorded)
+
+
+def _shown(flag: str, value: Any) -> str:
+    return f"no {flag}" if value is None else f"{flag} {shlex.quote(str(value))}"
+
+
+def resumed_config(config: RunConfig, given: Mapping[str, Any] | None = None) -> RunConfig:
+    """The run recorded in config.out/run.json, to continue: its FIXED settings (they decide which
+    cases exist) with this session's own (jobs, timeout, ...). `given` holds the FIXED settings
+    stated for this session (e.g. on the command line); one that differs from the record is refused
+    with a ValueError, since continuing the recorded run would silently ignore it. So is a directory
+    without run.json: resuming nothing must not quietly start a fresh default run."""
+    out = Path(config.out)
+    if not (out / results.RUN).is_file():
+        why = "no run.json there" if out.is_dir() else "no such directory"
+        raise ValueError(f"--resume --out {out}: {why}; expected the --out DIR of an earlier `opconform run` "
+                         f"(leave --resume out to start a new run)")
+    meta = results.read_run(out)
+    recorded = {k: meta.get(k) for k in RunConfig.FIXED}
+    for key, value in (given or {}).items():
+        if not _same(key, value, recorded[key]):
+            flag = RunConfig.FIXED[key]
+            raise ValueError(f"--resume --out {out}: {_shown(flag, value)} contradicts the recorded run "
+                             f"({_shown(flag, recorded[key])}); leave {flag} out to continue that run, or choose another --out")
+    return replace(config, **recorded, resume=True)
 
 
 def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
     listener = listener or Listener()
     profiles.get(config.profile)
+    check_pattern(config.spec_pattern)  # a glob that matches nothing is a typo, not a smaller run
     shard = plan.parse_shard(config.shard)
     backend = backends.get(config.backend)
     out = Path(config.out)

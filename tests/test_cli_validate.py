@@ -50,3 +50,15 @@ def test_validate_refuses_a_malformed_spec_in_one_line(tmp_path, capsys):
 def test_validate_unknown_pattern_is_one_line(capsys):
     assert main(["validate", "--spec", "onnx::NoSuchOperator"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_validate_names_the_one_glob_that_matches_nothing(capsys):
+    assert main(["validate", "--spec", "onnx::GatherND*,onnx::GatherNDD*"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'onnx::GatherNDD*' matches no spec version" in err
+
+
+def test_validate_spec_dir_that_does_not_exist_is_one_line(tmp_path, capsys):
+    assert main(["validate", "--spec-dir", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--spec-dir {tmp_path / 'nope'}: no such directory" in err

@@ -40,6 +40,12 @@ def test_without_backend_the_item_skips_with_a_reason(tmp_path):
     assert "pass --backend NAME" in p.stdout
 
 
+def test_a_spec_glob_that_matches_nothing_is_a_usage_error(tmp_path):
+    p = suites(tmp_path, "--collect-only", "--backend", "onnxruntime", "--spec", "onnx::Abs-13,onnx::Typo*")
+    assert p.returncode == 4, p.stdout + p.stderr  # pytest's usage error
+    assert "'onnx::Typo*' matches no spec version" in p.stdout + p.stderr
+
+
 def test_conforming_backend_passes(tmp_path):
     p = suites(tmp_path, "--backend", "onnxruntime", "--spec", SPEC)
     assert p.returncode == 0, p.stdout + p.stderr

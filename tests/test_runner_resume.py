@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from helpers_runner import BROKEN, planned_cases, rows, run_cli, write_plan
 from opconform.suites import results
 
@@ -65,3 +67,45 @@ def test_scan_discards_only_a_torn_last_line(tmp_path):
         assert "line 2 is not JSON" in str(e)
     else:
         raise AssertionError("a corrupt line in the middle must be reported")
+
+
+def _recorded(tmp_path, **meta):
+    from opconform.suites import runner
+
+    out = tmp_path / "recorded"
+    out.mkdir()
+    results.write_run(out, {"backend": "reference", "profile": "smoke", "seed": 0, "spec_pattern": "onnx::Abs-13,onnx::Gather*",
+                            "shard": None, "cases_from": None, **meta})
+    return out, runner
+
+
+def test_resume_takes_the_recorded_settings_and_keeps_the_sessions_own(tmp_path):
+    out, runner = _recorded(tmp_path, seed=7, shard="1/2")
+    fresh = runner.RunConfig(backend="reference", out=out, jobs=3, timeout=5.0)
+    config = runner.resumed_config(fresh, {"spec_pattern": "onnx::Abs-13, onnx::Gather*", "shard": "1/2", "seed": 7})
+    assert (config.seed, config.shard, config.spec_pattern, config.resume) == (7, "1/2", "onnx::Abs-13,onnx::Gather*", True)
+    assert (config.jobs, config.timeout) == (3, 5.0)
+
+
+@pytest.mark.parametrize("given, says", [
+    ({"seed": 1}, "--seed 1 contradicts the recorded run (--seed 0)"),
+    ({"backend": "onnxruntime"}, "--backend onnxruntime contradicts the recorded run (--backend reference)"),
+    ({"profile": "ci"}, "--profile ci contradicts the recorded run (--profile smoke)"),
+    ({"spec_pattern": "onnx::Abs*"}, "--spec 'onnx::Abs*' contradicts the recorded run (--spec 'onnx::Abs-13,onnx::Gather*')"),
+    ({"shard": "2/2"}, "--shard 2/2 contradicts the recorded run (no --shard)"),
+    ({"cases_from": "elsewhere"}, "--cases-from elsewhere contradicts the recorded run (no --cases-from)"),
+])
+def test_resume_refuses_a_setting_that_contradicts_the_record(tmp_path, given, says):
+    out, runner = _recorded(tmp_path)
+    with pytest.raises(ValueError) as e:
+        runner.resumed_config(runner.RunConfig(backend="reference", out=out), given)
+    assert says in str(e.value) and str(out) in str(e.value)
+
+
+def test_resume_of_a_directory_without_a_run_is_refused(tmp_path):
+    from opconform.suites import runner
+
+    for path, says in ((tmp_path / "missing", "no such directory"), (tmp_path, "no run.json there")):
+        with pytest.raises(ValueError, match=says):
+            runner.resumed_config(runner.RunConfig(backend="reference", out=path))
+    assert not (tmp_path / "missing").exists()

@@ -5,6 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from opconform.commands import mistakes
 from opconform.reports import baseline
 from opconform.reports.resultset import ResultSet
 from opconform.suites.merge import ResultsError
@@ -16,6 +17,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    mistakes.writable_file(args.out)
     try:
         rs = ResultSet.load(args.results)
         previous = baseline.load(args.out) if Path(args.out).exists() else None
@@ -23,6 +25,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"opconform baseline: {e}", file=sys.stderr)
         return 2
     b = baseline.from_results(rs, previous)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     baseline.write(b, args.out)
     known = sum(len(e.failing) for bk in b.backends.values() for e in bk.specs.values())
     unreasoned = sum(not k.reason for bk in b.backends.values() for e in bk.specs.values() for k in e.failing.values())

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from opconform.commands import mistakes
 from opconform.suites.merge import ResultsError, merge
 
 
@@ -13,6 +14,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    mistakes.writable_dir(args.out)
     try:
         merged = merge(args.results, args.out)
     except ResultsError as e:

@@ -5,8 +5,10 @@ import argparse
 import os
 import shlex
 import sys
+from collections import Counter
 from pathlib import Path
 
+from opconform.commands import mistakes
 from opconform.suites import profiles
 
 
@@ -23,17 +25,21 @@ def _positive(kind):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    # The settings that decide which cases exist default to None: with --resume, a flag left out
+    # means "as recorded", and one given must agree with the record (RUN_DEFAULTS fill in the rest).
     p.add_argument("--backend", default=None,
-                   help="reference (default; for --replay: the recorded backend), onnxruntime, openvino, openvino-native, tract, an entry point name, or package.module:Class")
-    p.add_argument("--spec", dest="spec_pattern", default=None, help="glob(s) over spec ids, comma-separated (e.g. 'onnx::Gather*')")
-    p.add_argument("--profile", choices=list(profiles.PROFILES), default="smoke", help="how many and how big (default smoke)")
-    p.add_argument("--seed", type=int, default=0, help="generator seed (same seed, same cases)")
+                   help="reference (default; for --resume and --replay: the recorded backend), onnxruntime, openvino, openvino-native, tract, an entry point name, or package.module:Class")
+    p.add_argument("--spec", dest="spec_pattern", default=None, help="glob(s) over spec ids, comma-separated (e.g. 'onnx::Gather*'); each must match something")
+    p.add_argument("--profile", choices=list(profiles.PROFILES), default=None, help="how many and how big (default smoke)")
+    p.add_argument("--seed", type=int, default=None, help="generator seed (default 0; same seed, same cases)")
     p.add_argument("--jobs", type=_positive(int), default=os.cpu_count() or 1, help="worker processes (default: number of cores)")
     p.add_argument("--timeout", type=_positive(float), default=60.0, help="seconds per case before its worker is killed (default 60)")
     p.add_argument("--memory-limit", type=_positive(int), default=4096, metavar="MB",
                    help="resident memory per worker before it is killed (default 4096)")
-    p.add_argument("--out", type=Path, help="results directory (results.jsonl, run.json)")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out: finished cases are not redone")
+    p.add_argument("--out", type=Path, help="results directory (results.jsonl, run.json, report/)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run recorded in --out: finished cases are not redone; --backend, --spec, --profile, --seed, "
+                        "--shard and --cases-from default to the recorded ones and must agree with them when given")
     p.add_argument("--shard", default=None, help="K/N: run the K-th of N deterministic shares of the cases")
     p.add_argument("--cases-from", metavar="DIR", default=None,
                    help="run the cases recorded in another results directory instead of generating (same cases, another backend)")
@@ -43,49 +49,81 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="generate every case afresh instead of reusing cases generated before with the same code")
     p.add_argument("--shrink", action="store_true", help="after the run, shrink each failure group to a minimal case (see `opconform shrink`)")
     p.add_argument("--shrink-budget", type=_positive(float), default=None, metavar="S", help="with --shrink: seconds per failure group (default 30)")
+    p.add_argument("--no-report", dest="report", action="store_false",
+                   help="do not write the HTML report to OUT/report at the end (`opconform report OUT --out OUT/report` writes it later)")
     p.add_argument("--replay", type=Path, metavar="DIR", help="replay one case from a results directory (with --case)")
     p.add_argument("--case", dest="case_id", help="case id to replay (with --replay)")
 
 
-def _fail(message: str) -> int:
-    print(f"opconform run: {message}", file=sys.stderr)
-    return 2
+# what a new run uses for the settings not given (RunConfig's own defaults cover the rest)
+RUN_DEFAULTS = {"backend": "reference"}
+
+
+def _config(args: argparse.Namespace):
+    """The RunConfig of this command line: a new run, or (--resume) the recorded one, refusing
+    a stated setting that contradicts the record."""
+    from opconform.suites import runner
+
+    given = {k: v for k in runner.RunConfig.FIXED if (v := getattr(args, k)) is not None}
+    config = runner.RunConfig(**{**RUN_DEFAULTS, **given}, out=args.out, jobs=args.jobs, timeout=args.timeout,
+                              memory_limit_mb=args.memory_limit, case_cache=args.case_cache,
+                              generation_timeout=args.generation_timeout, command=shlex.join(["opconform", *sys.argv[1:]]))
+    return runner.resumed_config(config, given) if args.resume else config
 
 
 def main(args: argparse.Namespace) -> int:
     from opconform.backends import BackendMissing
-    from opconform.suites import plan, replay, results, runner
+    from opconform.suites import plan, progress, replay, runner
     from opconform.suites.pool import PoolError
 
+    # what the stages raise about their input (ValueError covers CorruptResults); KeyError only from
+    # replay (no such case), where elsewhere it would be a bug to show with its traceback
+    refused = (BackendMissing, PoolError, FileExistsError, ValueError)
     if args.replay or args.case_id:
         if not (args.replay and args.case_id):
-            return _fail("--replay DIR and --case ID go together")
+            raise mistakes.Mistake("--replay DIR and --case ID go together")
         try:
             return replay.replay(args.replay, args.case_id, args.backend, timeout=args.timeout,
                                  memory_limit_mb=args.memory_limit)
-        except (BackendMissing, PoolError, KeyError, results.CorruptResults) as e:
-            return _fail(str(e).strip("'\""))
+        except (*refused, KeyError) as e:
+            raise mistakes.Mistake(_text(e)) from None
     if args.out is None:
-        return _fail("--out DIR is required")
+        raise mistakes.Mistake("--out DIR is required")
     try:
         plan.parse_shard(args.shard)
-    except ValueError as e:
-        return _fail(str(e))
-    config = runner.RunConfig(backend=args.backend or "reference", out=args.out, spec_pattern=args.spec_pattern,
-                              cases_from=args.cases_from, profile=args.profile,
-                              seed=args.seed, jobs=args.jobs, timeout=args.timeout, resume=args.resume, shard=args.shard,
-                              memory_limit_mb=args.memory_limit, case_cache=args.case_cache,
-                              generation_timeout=args.generation_timeout, command=shlex.join(["opconform", *sys.argv[1:]]))
-    try:
-        if args.resume and (args.out / results.RUN).exists():
-            config = runner.resumed_config(config)
-        from opconform.suites.progress import RichProgress
-
-        summary = runner.run(config, RichProgress())
-    except (BackendMissing, PoolError, FileExistsError, ValueError, results.CorruptResults) as e:
-        return _fail(str(e))
+        config = _config(args)
+        mistakes.writable_dir(args.out)
+        summary = runner.run(config, progress.for_stderr())
+    except refused as e:
+        raise mistakes.Mistake(_text(e)) from None
+    status = 0
     if args.shrink:
         from opconform.commands.shrink import shrink_dir
 
-        return shrink_dir(args.out, config.backend, budget=args.shrink_budget)
-    return 0
+        status = shrink_dir(args.out, config.backend, budget=args.shrink_budget)
+    if args.report:
+        from opconform.commands.report import write_or_say
+
+        status = max(status, write_or_say(args.out))
+    else:
+        print(f"results: {args.out.resolve()} (report: `opconform report {args.out} --out {args.out / 'report'}`)")
+    for line in closing_lines(summary.totals):
+        print(line)
+    return status
+
+
+def _text(e: Exception) -> str:
+    return str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)  # str(KeyError) adds quotes
+
+
+def closing_lines(totals: Counter) -> list[str]:
+    """The verdict counts, and how to read them: a newcomer's first run shows failures, and they
+    are findings about the backend, not an error of opconform."""
+    from opconform.model import Verdict
+
+    failures = sum(n for v, n in totals.items() if Verdict(v).is_failure)
+    counts = ", ".join(f"{v.value} {totals[v.value]}" for v in Verdict if totals.get(v.value))
+    reading = (f"{failures} failure(s): the backend's answers that disagree with the spec, not a broken install"
+               if failures else "no failures: every answer of the backend agrees with the spec")
+    return [f"verdicts: {counts} ({sum(totals.values())} cases)" if counts else "verdicts: no cases",
+            f"{reading}; unsupported (not implemented by the backend) is not a failure"]

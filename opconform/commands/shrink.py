@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from opconform.commands import mistakes
 from opconform.commands.run import _positive
 
 
@@ -37,6 +38,7 @@ def shrink_dir(results_dir: Path, backend: str | None, *, budget: float | None, 
         if not backend:
             print(f"opconform shrink: {results_dir}: run.json names no backend; expected --backend NAME", file=sys.stderr)
             return 2
+        mistakes.writable_dir(results_dir, "DIR", must_exist=True)  # shrunk.jsonl and shrunk.json go there
         shrink.shrink(results_dir, backend, seed=seed, budget=budget or shrink.DEFAULT_BUDGET,
                       max_examples=max_examples or shrink.DEFAULT_MAX_EXAMPLES, on_group=print_group)
     except merge.ResultsError as e:

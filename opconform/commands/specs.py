@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from opconform.specs import SPEC_ROOT, onnx_import
+from opconform.commands import mistakes
 from opconform.model import SpecError
 
 
@@ -35,6 +36,8 @@ def _official_opsets(op: str) -> set[int]:
 def _import_onnx(args: argparse.Namespace) -> int:
     status = 0
     for op in args.operators:
+        if not (args.out_dir / f"{op}.yaml").exists():  # a skeleton is written (an existing file is only compared)
+            mistakes.writable_dir(args.out_dir, "--out-dir")
         try:
             extra = () if args.no_official else _official_opsets(op)
             path, drift = onnx_import.import_operator(op, args.out_dir, args.min_opset, extra)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from opconform.commands import mistakes
 from opconform.oracle.validation import LibraryReport, validate
 
 
@@ -22,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.spec_dir is not None and not Path(args.spec_dir).is_dir():
+        raise mistakes.Mistake(f"--spec-dir {args.spec_dir}: no such directory; expected spec files laid out as DIR/<dialect>/<Operator>.yaml")
+    mistakes.spec_pattern(args.spec, None if args.spec_dir is None else sorted(Path(args.spec_dir).glob("*/*.yaml")))
     report = validate(args.spec, args.spec_dir)
     out = Console(width=None if sys.stdout.isatty() else 120)  # a log file gets full spec ids
     if not report.versions and not report.malformed:
