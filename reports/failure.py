@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from opconform import tensors
+from opconform import dtypes, tensors
 from opconform.model import Result
 from opconform.reports import breakdown
 from opconform.reports.tensorview import Diff, TensorView, diff, differing, view
@@ -55,16 +55,26 @@ def _tolerance(spec_id: str, dtype: str) -> tuple[float, float]:
         return (0.0, 0.0)
 
 
+def _inexact(a: np.ndarray) -> bool:
+    try:
+        return dtypes.get(dtypes.name_of(a.dtype)).kind in ("float", "complex")
+    except (KeyError, ValueError):
+        return False
+
+
 def _decode(d) -> np.ndarray | None:
     return None if d is None else tensors.decode(d)
 
 
-def replay_command(r: Result, directory: Path | None) -> str:
-    where = shlex.quote(str(directory)) if directory else "RESULTS_DIR"
+def replay_command(r: Result, directory: Path | None, backend: str | None = None) -> str:
+    """The command that replays `r`, runnable as printed from any directory: the results directory
+    made absolute, and `backend` as the run was started with (run.json's "backend"; a plugin's
+    package.module:Class), falling back to the result's backend name, which suits built-in backends."""
+    where = shlex.quote(str(Path(directory).resolve())) if directory else "RESULTS_DIR"
     shrunk_from = r.extra.get("shrunk_from") if r.extra.get("shrunk") else None
     # --replay reads results.jsonl, which holds the run's cases, not the shrunk ones (shrunk.jsonl)
     case_id = shrunk_from or r.case_id
-    command = f"opconform run --backend {shlex.quote(r.backend)} --replay {where} --case {shlex.quote(case_id)}"
+    command = f"opconform run --backend {shlex.quote(backend or r.backend)} --replay {where} --case {shlex.quote(case_id)}"
     return command + ("  # the run case this was shrunk from; the minimal case itself is in shrunk.jsonl" if shrunk_from else "")
 
 
@@ -76,9 +86,11 @@ def _compare(spec_id: str, expected: list, got: list) -> list[OutputView]:
         if e is None or g is None:
             out.append(OutputView(k, view(e), view(g), None))
             continue
-        rtol, atol = _tolerance(spec_id, view(e).dtype)
+        ev = view(e)
+        # only floats have a tolerance; skipping the lookup for the rest skips loading the spec file
+        rtol, atol = _tolerance(spec_id, ev.dtype) if _inexact(e) else (0.0, 0.0)
         mask = differing(e, g, rtol, atol)
-        out.append(OutputView(k, view(e), view(g, mask), diff(e, g, mask)))
+        out.append(OutputView(k, ev, view(g, mask), diff(e, g, mask)))
     return out
 
 
@@ -97,7 +109,16 @@ def _closest(alternatives: list, got: list) -> tuple[dict, list]:
     return min(options, key=lambda o: sum(_distance(e, g) for e, g in zip(o[1], got)))
 
 
-def failure_view(r: Result, directory: Path | None) -> FailureView:
+def case_size(r: Result) -> int:
+    """Total input elements, from the recorded shapes alone (no decoding): smaller cases show first."""
+    total = 0
+    for x in (r.case or {}).get("inputs", ()):
+        if isinstance(x, dict):
+            total += int(np.prod(x.get("shape") or (), dtype=np.int64))
+    return total
+
+
+def failure_view(r: Result, directory: Path | None, backend: str | None = None) -> FailureView:
     case = r.case or {}
     problem = ""
     try:
@@ -116,7 +137,7 @@ def failure_view(r: Result, directory: Path | None) -> FailureView:
         relation=breakdown.relation(r),
         policies=policies,
         outputs=outputs,
-        replay=replay_command(r, directory),
+        replay=replay_command(r, directory, backend),
         size=sum(x.size for x in inputs if x is not None),
         problem=problem,
         shrunk_from=r.extra.get("shrunk_from") if r.extra.get("shrunk") else None,

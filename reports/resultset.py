@@ -1,6 +1,7 @@
 """Results from one or more results directories, grouped the way reports and the gate read them."""
 from __future__ import annotations
 
+import functools
 import os
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -28,9 +29,10 @@ def spec_sort_key(spec_id: str) -> tuple:
 class ResultSet:
     dirs: list[ResultsDir]
     results: list[Result]
-    source: dict[tuple[str, str], Path] = field(default_factory=dict)  # (backend, case_id) -> its directory
+    source: dict[tuple[str, str], Path] = field(default_factory=dict)  # (backend, case_id) -> its directory, absolute
     # (backend, spec_id) -> minimal cases shrunk from that pair's failures: shown, never counted
     shrunk: dict[tuple[str, str], list[Result]] = field(default_factory=dict)
+    launched: dict[Path, str] = field(default_factory=dict)  # absolute directory -> run.json's "backend"
 
     @classmethod
     def load(cls, paths: Iterable[str | os.PathLike]) -> "ResultSet":
@@ -38,33 +40,50 @@ class ResultSet:
 
     @classmethod
     def of(cls, dirs: Sequence[ResultsDir]) -> "ResultSet":
-        source = {(r.backend, r.case_id): d.path for d in dirs for r in d.results}
+        # absolute: a report is read from anywhere, not from where it was rendered
+        source = {(r.backend, r.case_id): where for d in dirs for where in [d.path.resolve()] for r in d.results}
         shrunk: dict[tuple[str, str], list[Result]] = defaultdict(list)
         for r in dedup(r for d in dirs for r in d.shrunk):
             shrunk[(r.backend, r.spec_id)].append(r)
-        return cls(list(dirs), dedup(r for d in dirs for r in d.results), source, dict(shrunk))
+        launched = {d.path.resolve(): str(d.run["backend"]) for d in dirs if d.run.get("backend")}
+        return cls(list(dirs), dedup(r for d in dirs for r in d.results), source, dict(shrunk), launched)
 
-    @property
+    # computed once: a report asks for these per spec version, and a ci run has tens of thousands of
+    # results (the set is read, never changed, after loading)
+    @functools.cached_property
     def backends(self) -> list[str]:
         return sorted({r.backend for r in self.results})
 
-    @property
+    @functools.cached_property
     def spec_ids(self) -> list[str]:
         return sorted({r.spec_id for r in self.results}, key=spec_sort_key)
 
-    def grouped(self) -> dict[tuple[str, str], list[Result]]:
-        """(backend, spec_id) -> results, in file order."""
+    @functools.cached_property
+    def _grouped(self) -> dict[tuple[str, str], list[Result]]:
         out: dict[tuple[str, str], list[Result]] = defaultdict(list)
         for r in self.results:
             out[(r.backend, r.spec_id)].append(r)
         return dict(out)
 
+    def grouped(self) -> dict[tuple[str, str], list[Result]]:
+        """(backend, spec_id) -> results, in file order."""
+        return dict(self._grouped)
+
     def tallies(self) -> dict[tuple[str, str], Tally]:
         return {k: Tally.of(v) for k, v in self.grouped().items()}
 
+    def launched_as(self, directory: Path | None, backend: str) -> str:
+        """The --backend argument the run in `directory` was started with (run.json's "backend":
+        a built-in name, an entry point name or package.module:Class), else the result's backend name.
+        Results name a backend by its class's `name`, which `--backend` does not accept for a plugin."""
+        return self.launched.get(directory, backend) if directory is not None else backend
+
     def backend_versions(self) -> dict[str, str]:
+        """Backend name, as results name it, -> version. Keyed by the results' name, not run.json's
+        "backend": for a plugin that is package.module:Class, which names no column of the report."""
         out = {}
         for d in self.dirs:
             if d.run.get("backend"):
-                out[d.run["backend"]] = str(d.run.get("backend_version", ""))
+                name = d.results[0].backend if d.results else d.run["backend"]
+                out[name] = str(d.run.get("backend_version", ""))
         return out

@@ -29,7 +29,7 @@ def summary(rs: ResultSet) -> dict:
     return {
         "format": FORMAT,
         "verdicts": [v.value for v in Verdict],
-        "runs": [{"dir": str(d.path), **d.run} for d in rs.dirs],
+        "runs": [{"dir": str(d.path.resolve()), **d.run} for d in rs.dirs],
         "backends": backends,
         "failures": failures,
     }

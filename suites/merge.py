@@ -35,6 +35,14 @@ class ResultsDir:
     results: list[Result] = field(default_factory=list)
     torn_line: int | None = None  # a last line cut short by a killed run (left out, as resume does)
     shrunk: list[Result] = field(default_factory=list)  # DIR/shrunk.jsonl, when shrinking ran
+    shrunk_torn_line: int | None = None  # the same, in shrunk.jsonl
+
+    def torn_warnings(self) -> list[str]:
+        """One line per file whose cut-short last line was left out, for commands to print: a dropped
+        line is a result missing from what they show, and readers must not have to guess that."""
+        torn = ((RESULTS_FILE, self.torn_line), (SHRUNK_FILE, self.shrunk_torn_line))
+        return [f"{self.path / name}: line {n} was cut short (the run was killed while writing it); "
+                f"that one line was dropped, every other line was read" for name, n in torn if n]
 
 
 def read_dir(path: str | os.PathLike) -> ResultsDir:
@@ -47,8 +55,8 @@ def read_dir(path: str | os.PathLike) -> ResultsDir:
     if not jsonl.is_file():
         raise ResultsError(f"{jsonl}: missing (expected the results file that `opconform run --out {d}` writes)")
     results, torn = _read_jsonl(jsonl)
-    shrunk = dedup(_read_jsonl(d / SHRUNK_FILE)[0]) if (d / SHRUNK_FILE).is_file() else []
-    return ResultsDir(d, _read_run(d / RUN_FILE), dedup(results), torn, shrunk)
+    shrunk, shrunk_torn = _read_jsonl(d / SHRUNK_FILE) if (d / SHRUNK_FILE).is_file() else ([], None)
+    return ResultsDir(d, _read_run(d / RUN_FILE), dedup(results), torn, dedup(shrunk), shrunk_torn)
 
 
 def read_dirs(paths: Iterable[str | os.PathLike]) -> list[ResultsDir]:

@@ -125,3 +125,35 @@ def write_dir(path: Path, results: list[Result], run: dict | None) -> Path:
 
 def results_dir(path: Path, backend: str = "alpha", **run_kw) -> Path:
     return write_dir(path, every_verdict(backend), run_json(backend, **run_kw))
+
+
+def detail_page(report: Path, backend: str, spec_id: str) -> str:
+    """The HTML of one (backend, spec version)'s detail page in a rendered report directory."""
+    from opconform.reports import links
+
+    return (report / links.page(backend, spec_id)).read_text(encoding="utf-8")
+
+
+def report_pages(report: Path) -> dict[str, str]:
+    """Every HTML page of a rendered report directory, by path relative to it."""
+    return {str(p.relative_to(report)): p.read_text(encoding="utf-8") for p in sorted(report.rglob("*.html"))}
+
+
+def many_failures(n: int, backend: str = "alpha", spec_id: str = GATHER) -> list[Result]:
+    """n mismatching cases of one spec version, each a distinct case: a pair that fails a lot."""
+    out = []
+    base = np.arange(12, dtype=np.float32).reshape(3, 4)
+    i = np.array([[0, 1], [2, 3]], dtype=np.int64)
+    for k in range(n):
+        c = _case(spec_id, base + k, i)
+        wrong = gather_nd(base + k, i) + np.float32(1)
+        out.append(_result(backend, c, Verdict.MISMATCH, got=[wrong], detail=f"case {k}: got {wrong[0]}"))
+    return out
+
+
+def passing(spec_id: str, backend: str = "alpha", n: int = 3) -> list[Result]:
+    """n passing cases of a spec version (GatherND's data, under any id: a report does not look)."""
+    f = np.arange(12, dtype=np.float32).reshape(3, 4)
+    i = np.array([[0, 1], [2, 3]], dtype=np.int64)
+    cases = [_case(spec_id, f + k, i) for k in range(n)]
+    return [_result(backend, c, Verdict.PASS, got=[c.expected.alternatives[0].outputs[0]], policies={}) for c in cases]

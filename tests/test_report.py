@@ -1,18 +1,24 @@
-"""`opconform report`: HTML, JUnit XML and JSON summary from results covering every verdict."""
+"""`opconform report`: the first view (index.html), one detail page per backend and spec version,
+JUnit XML and JSON summary, from results covering every verdict."""
 from __future__ import annotations
 
 import json
+import re
+import warnings
 import xml.etree.ElementTree as ET
 from collections import Counter
 
+import ml_dtypes
 import numpy as np
 import pytest
 
-from helpers_reports import SCRIPT, every_verdict, results_dir, write_dir
+from helpers_reports import (GATHER, OV_GATHER, SCRIPT, detail_page, every_verdict, many_failures, report_pages,
+                             results_dir, run_json, write_dir)
 from opconform.cli import main
 from opconform.model import Verdict
-from opconform.reports import tensorview
+from opconform.reports import html, links, matrix, pairs, tensorview
 from opconform.reports.resultset import ResultSet
+from opconform.reports.write import write_report
 
 
 @pytest.fixture
@@ -30,12 +36,16 @@ def test_every_verdict_is_in_the_fixture():
 
 
 def test_html_is_self_contained_and_escapes_backend_text(report):
-    page = (report / "index.html").read_text(encoding="utf-8")
-    assert page.count("<script>") == 1  # only the report's own script
-    assert "&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in page
-    assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt;" in page
-    assert "http://" not in page and "https://" not in page and "src=" not in page
-    assert "default-src 'none'" in page and "script-src &#39;sha256-" in page
+    pages = report_pages(report)
+    assert "index.html" in pages and any(name.startswith("details/d-") for name in pages)
+    for name, page in pages.items():
+        assert page.count("<script>") == (1 if name == "index.html" else 0), name  # only the first view's own script
+        assert "http://" not in page and "https://" not in page and "src=" not in page, name
+        assert "default-src &#39;none&#39;" in page, name
+    assert "script-src &#39;sha256-" in pages["index.html"]
+    detail = detail_page(report, "alpha", GATHER)
+    assert "&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in detail
+    assert "<b>bold</b>" not in detail and "&lt;b&gt;bold&lt;/b&gt;" in detail
 
 
 def test_html_matrix_counts_match_results(report):
@@ -47,12 +57,97 @@ def test_html_matrix_counts_match_results(report):
         assert f'data-backend="alpha" data-pass="{passed}" data-ran="{ran}" data-total="{len(rs)}"' in page
 
 
-def test_failure_drill_down_has_replay_command_and_highlight(report, tmp_path):
+def test_matrix_cells_and_failure_groups_link_to_pages_that_exist(report):
     page = (report / "index.html").read_text(encoding="utf-8")
+    hrefs = set(re.findall(r'href="(details/[^"]+)"', page))
+    assert hrefs
+    for href in hrefs:
+        file, _, fragment = href.partition("#")
+        target = (report / file).read_text(encoding="utf-8")
+        assert not fragment or f'id="{fragment}"' in target, href
+    assert f'href="{links.page("alpha", GATHER)}"' in page  # the matrix cell
+    assert f'href="{links.page("beta", OV_GATHER)}#{links.group_id("crash", None)}"' in page  # a failure group
+
+
+def test_first_view_holds_no_failing_case(report):
+    """Inputs, expected against got and replay live on the detail pages only."""
+    page = (report / "index.html").read_text(encoding="utf-8")
+    assert 'class="failure"' not in page and "--replay" not in page and 'class="tensor"' not in page
+
+
+def test_matrix_is_worst_first_and_knows_its_order_by_name(tmp_path):
+    good = [r for r in every_verdict() if r.spec_id == OV_GATHER and r.verdict is Verdict.PASS]
+    worse = many_failures(3)
+    d = write_dir(tmp_path / "a", good + worse, run_json("alpha"))
+    assert main(["report", str(d), "--out", str(tmp_path / "o"), "--no-coverage"]) == 0
+    page = (tmp_path / "o" / "index.html").read_text()
+    rows = re.findall(r'<tr data-filter [^>]*data-spec="([^"]+)" data-name-rank="(\d+)" data-worst-rank="(\d+)"', page)
+    assert [spec for spec, _, _ in rows] == [GATHER, OV_GATHER]  # 0% before 100%, though "onnx" sorts first either way
+    assert {spec: int(n) for spec, n, _ in rows} == {GATHER: 0, OV_GATHER: 1}
+    assert [int(w) for _, _, w in rows] == [0, 1]
+    ranks = [row.worst_key() for row in matrix.rows(ResultSet.load([d]), ResultSet.load([d]).tallies())]
+    assert ranks == sorted(ranks)
+
+
+def test_failure_drill_down_has_replay_command_and_highlight(report, tmp_path):
+    page = detail_page(report, "alpha", GATHER)
     mismatch = next(r for r in every_verdict() if r.verdict is Verdict.MISMATCH)
     assert f"opconform run --backend alpha --replay {tmp_path / 'a'} --case {mismatch.case_id}" in page
     assert 'class="differs"' in page
     assert "600 elements, summarised" in page  # the large input is summarised, not dumped
+
+
+def test_replay_names_the_backend_as_the_run_was_started_and_an_absolute_path(tmp_path, monkeypatch):
+    """Results name a plugin backend by its class's `name`, which --backend does not take; run.json
+    holds what the run was started with. The path is absolute, whatever directory rendered it."""
+    plugin = "some_pkg.backends:Alpha"
+    write_dir(tmp_path / "a", every_verdict(), {**run_json("alpha"), "backend": plugin})
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "a", "--out", "o", "--no-coverage"]) == 0
+    page = detail_page(tmp_path / "o", "alpha", GATHER)
+    case = next(r for r in every_verdict() if r.verdict is Verdict.MISMATCH)
+    assert f"opconform run --backend {plugin} --replay {tmp_path / 'a'} --case {case.case_id}" in page
+    assert str(tmp_path / "a") in (tmp_path / "o" / "index.html").read_text()  # the runs table too
+    assert json.loads((tmp_path / "o" / "summary.json").read_text())["runs"][0]["dir"] == str(tmp_path / "a")
+
+
+def test_first_view_size_grows_with_spec_versions_not_failures(tmp_path):
+    sizes = {}
+    for n in (5, 400):
+        d = write_dir(tmp_path / f"r{n}", many_failures(n), run_json("alpha"))
+        out = tmp_path / f"o{n}"
+        assert main(["report", str(d), "--out", str(out), "--no-coverage"]) == 0
+        sizes[n] = (out / "index.html").stat().st_size
+        detail = detail_page(out, "alpha", GATHER)
+        shown = detail.count('<details class="failure"')
+        assert shown == min(n, pairs.MAX_FAILURES_PER_GROUP)
+        if n > pairs.MAX_FAILURES_PER_GROUP:
+            assert f"{n - pairs.MAX_FAILURES_PER_GROUP} more failing cases of this group are not shown" in detail
+    assert abs(sizes[400] - sizes[5]) < 200  # the same one failure group: only its count differs
+    assert sizes[400] < 40_000
+
+
+def test_first_view_lists_the_biggest_failure_groups_and_links_all(tmp_path, monkeypatch):
+    monkeypatch.setattr(html, "MAX_GROUPS_ON_FIRST_VIEW", 3)
+    a = results_dir(tmp_path / "a", "alpha")
+    assert main(["report", str(a), "--out", str(tmp_path / "o"), "--no-coverage"]) == 0
+    page = (tmp_path / "o" / "index.html").read_text()
+    total = len({(r.spec_id, r.verdict) for r in every_verdict() if r.verdict.is_failure})
+    assert len(re.findall(r'<tr data-filter [^>]*data-backend="alpha" data-spec=', page)) == 3  # group rows
+    assert f'<a href="{links.ALL_GROUPS}">all {total} failure groups</a>' in page
+    every = (tmp_path / "o" / links.ALL_GROUPS).read_text()
+    assert every.count("<tr data-filter") == total and every.count('href="../details/d-') == 2 * total
+
+
+def test_pages_of_an_earlier_report_in_the_same_directory_go(tmp_path):
+    a = results_dir(tmp_path / "a", "alpha")
+    b = results_dir(tmp_path / "b", "beta")
+    out = tmp_path / "o"
+    assert main(["report", str(a), str(b), "--out", str(out), "--no-coverage"]) == 0
+    (out / "details" / "notes.txt").write_text("mine")
+    assert main(["report", str(a), "--out", str(out), "--no-coverage"]) == 0
+    assert not (out / links.page("beta", GATHER)).exists() and (out / links.page("alpha", GATHER)).exists()
+    assert (out / "details" / "notes.txt").read_text() == "mine"
 
 
 def test_junit_has_one_testcase_per_case_and_maps_verdicts(report):
@@ -128,19 +223,29 @@ def test_large_tensor_is_summarised_with_stats():
     assert [lead for lead, _ in small.rows] == ["[0, :]", "[1, :]"]
 
 
-def test_torn_last_line_of_a_killed_run_is_left_out_and_shown(tmp_path):
+def test_torn_last_line_of_a_killed_run_is_left_out_and_shown(tmp_path, capsys):
     d = write_dir(tmp_path / "a", every_verdict(), None)
     with (d / "results.jsonl").open("a") as f:
         f.write('{"case_id": "x", "spe')  # killed mid-write: no newline
     assert main(["report", str(d), "--out", str(tmp_path / "o"), "--no-coverage"]) == 0
     page = (tmp_path / "o" / "index.html").read_text()
-    assert f"line {len(every_verdict()) + 1} of results.jsonl was cut short" in page
+    n = len(every_verdict()) + 1
+    assert f"line {n} of results.jsonl was cut short" in page
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1  # one line, naming the file and the line dropped
+    assert f"{d / 'results.jsonl'}: line {n} was cut short" in err and "that one line was dropped" in err
+
+
+def test_intact_results_print_no_warning(report, capsys):
+    assert "warning" not in capsys.readouterr().err
 
 
 @pytest.mark.slow
 def test_coverage_table_or_a_visible_note(tmp_path):
     d = results_dir(tmp_path / "a", "alpha")
-    assert main(["report", str(d), "--out", str(tmp_path / "o")]) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the official cases' relation checks print nothing either
+        assert main(["report", str(d), "--out", str(tmp_path / "o")]) == 0
     page = (tmp_path / "o" / "index.html").read_text()
     try:
         import opconform.reports.coverage  # noqa: F401 -- owned by the breadth tools
@@ -152,6 +257,30 @@ def test_coverage_table_or_a_visible_note(tmp_path):
 
 def test_no_coverage_says_so(report):
     assert "coverage not available: not computed" in (report / "index.html").read_text()
+
+
+def test_edge_values_render_without_numpy_warnings():
+    """Signalling NaNs, infinities and values at the float64 limit are what the generator draws on
+    purpose; summarising and comparing them must not print RuntimeWarnings (issue 10: 18 per ci report)."""
+    snan = np.array([0x7FA00000, 0, 0x7F800000, 0xFF800000], dtype=np.uint32).view(np.float32)  # sNaN, 0, inf, -inf
+    huge = np.array([1.7e308, 1.7e308, -1.7e308, 1.0] * 20)
+    with np.errstate(invalid="ignore"):
+        bf16 = snan.astype(ml_dtypes.bfloat16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for a in (snan, huge, bf16, np.tile(snan, 20)):
+            tensorview.view(a)
+            tensorview.differing(a, a[::-1].copy())
+        assert "mean 4.25e+307" in tensorview.view(huge).summary  # exact, not inf or nan
+        assert tensorview.differing(huge, -huge).tolist() == [True] * huge.size
+        assert tensorview.differing(snan, snan).tolist() == [False] * 4  # NaN equals NaN, inf equals inf
+
+
+def test_rendering_every_verdict_warns_nothing(tmp_path):
+    a = results_dir(tmp_path / "a", "alpha")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        write_report(ResultSet.load([a]), tmp_path / "o", with_coverage=False)
 
 
 @pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 4), (2, 0, 5)])

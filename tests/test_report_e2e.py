@@ -2,6 +2,7 @@
 gate, and the report's replay command replayed."""
 from __future__ import annotations
 
+import html
 import json
 import shlex
 import subprocess
@@ -70,10 +71,14 @@ def test_replay_command_from_the_report_replays_the_case(shards, tmp_path):
     assert main(["report", str(dirs[0]), "--out", str(tmp_path / "r"), "--no-coverage"]) == 0
     from opconform.reports.failure import replay_command
 
-    r = read_dir(dirs[0]).results[0]
-    cmd = replay_command(r, dirs[0])
-    assert cmd in (tmp_path / "r" / "index.html").read_text() or not r.verdict.is_failure
+    results = read_dir(dirs[0]).results
+    r = next((x for x in results if x.verdict.is_failure), results[0])
+    cmd = replay_command(r, dirs[0], "onnxruntime")
+    pages = "".join(html.unescape(p.read_text()) for p in (tmp_path / "r" / "details").glob("*.html"))
+    assert cmd in pages or not r.verdict.is_failure
     argv = shlex.split(cmd)
-    assert argv[0] == "opconform"
-    p = opconform(*argv[1:])
+    assert argv[0] == "opconform" and argv[argv.index("--replay") + 1] == str(dirs[0].resolve())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    p = opconform(*argv[1:], cwd=elsewhere)  # runnable as printed from any directory: the path is absolute
     assert r.verdict.value in p.stdout + p.stderr, p.stdout + p.stderr

@@ -68,7 +68,7 @@ def test_shrunk_cases_are_evidence_not_verdicts(shrunk_run):
 
 def test_report_shows_the_minimal_case_first_in_each_group(shrunk_run):
     out, *_ = shrunk_run
-    page = html.render(resultset.ResultSet.load([out]))
+    page = "".join(text for _, text in html.render_details(resultset.ResultSet.load([out])))
     drills = re.findall(r'<details class="failure"[^>]*data-verdicts="([^"]+)" data-case="([0-9a-f]+)"( data-shrunk="true")?', page)
     first_of_verdict = {}
     for verdict, case_id, shrunk_mark in drills:
