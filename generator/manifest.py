@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import hypothesis
+import numpy as np
 
 from opconform import __version__
-from opconform.model import Case, SpecVersion
+from opconform.model import Case, SpecVersion, _jsonable
 
 MANIFEST = "manifest.json"
 FORMAT_VERSION = 1
@@ -55,10 +56,22 @@ def _relation_text(spec: SpecVersion, rid: str | None) -> str | None:
 
 
 def _plain(d: Any) -> Any:
-    return json.loads(json.dumps(d, default=lambda v: v.item() if hasattr(v, "item") else str(v)))
+    """Attributes as JSON: tensor attributes (ndarrays, whatever their size) as tensors.encode
+    writes them, NumPy scalars as Python ones. Anything else is a TypeError: str() of an unknown
+    object can hold a memory address, and the manifest must be the same bytes on every run."""
+    return json.loads(json.dumps(_jsonable(d), default=_scalar))
 
 
-def document(entries: Iterable[dict], *, seed: int, count: int, profile: str, spec_pattern: str) -> dict:
+def _scalar(v: Any) -> Any:
+    if isinstance(v, np.generic):
+        return v.item()
+    raise TypeError(f"attribute value of type {type(v).__name__} has no JSON form; expected a number, "
+                    "string, list or ndarray")
+
+
+def document(entries: Iterable[dict], *, seed: int, count: int, profile: str, spec_pattern: str,
+             not_generated: Mapping[str, str] | None = None) -> dict:
+    """The manifest. not_generated: spec id -> why none of its cases were written."""
     return {
         "format_version": FORMAT_VERSION,
         "generator": {
@@ -70,6 +83,7 @@ def document(entries: Iterable[dict], *, seed: int, count: int, profile: str, sp
             "spec_pattern": spec_pattern,
         },
         "cases": list(entries),
+        "not_generated": dict(sorted((not_generated or {}).items())),
     }
 
 

@@ -194,7 +194,7 @@ def to_tensor_proto(x: np.ndarray, name: str) -> onnx.TensorProto:
     x = np.asarray(x)
     etype = dtypes.name_of(x.dtype)
     if etype == "string":
-        flat = [s.encode("utf-8", "surrogateescape") if isinstance(s, str) else bytes(s) for s in x.reshape(-1)]
+        flat = [s.encode("utf-8", "surrogateescape") for s in tensors.string_elements(x, f"tensor {name!r}")]
         return helper.make_tensor(name, onnx.TensorProto.STRING, x.shape, flat)
     return numpy_helper.from_array(x, name)
 

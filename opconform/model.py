@@ -253,7 +253,7 @@ class Case:
     def from_json(cls, d: Mapping) -> "Case":
         return cls(
             spec_id=d["spec_id"],
-            attributes=dict(d["attributes"]),
+            attributes={k: _from_jsonable(v) for k, v in d["attributes"].items()},
             inputs=tuple(None if x is None else tensors.decode(x) for x in d["inputs"]),
             outputs_requested=tuple(d["outputs_requested"]),
             expected=Expectation.from_json(d["expected"]),
@@ -276,6 +276,14 @@ def _jsonable(v: Any) -> Any:
         return {k: _jsonable(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [_jsonable(x) for x in v]
+    return v
+
+
+def _from_jsonable(v: Any) -> Any:
+    """Inverse of _jsonable for an attribute value: a tensor attribute (ConstantOfShape's value)
+    was written by tensors.encode and must replay as the array, not as that dict."""
+    if isinstance(v, dict) and "dtype" in v and "shape" in v and ("b64" in v or "strings" in v):
+        return tensors.decode(v)
     return v
 
 

@@ -14,12 +14,26 @@ import numpy as np
 from opconform import dtypes
 
 
+def string_elements(a: np.ndarray, what: str = "string tensor") -> list[str]:
+    """The elements of a string (object) array as str, bytes decoded as UTF-8 (surrogateescape,
+    so any bytes survive a round trip). Anything else is a TypeError naming `what` and the element:
+    str() of it would hide a defect (a 0-d array stored as an element prints as its string, and
+    bytes() of it is its memory), making files and ids differ from run to run."""
+    out = []
+    for k, x in enumerate(np.asarray(a).reshape(-1)):
+        if isinstance(x, bytes):
+            x = x.decode("utf-8", "surrogateescape")
+        elif not isinstance(x, str):
+            raise TypeError(f"{what}: element {k} is a {type(x).__name__}, expected str or bytes")
+        out.append(str(x))  # str(): a NumPy str_ element becomes a plain str
+    return out
+
+
 def encode(a: np.ndarray) -> dict:
     a = np.asarray(a)
     name = dtypes.name_of(a.dtype)
     if name == "string":
-        flat = [x.decode("utf-8", "surrogateescape") if isinstance(x, bytes) else str(x) for x in a.reshape(-1)]
-        return {"dtype": name, "shape": list(a.shape), "strings": flat}
+        return {"dtype": name, "shape": list(a.shape), "strings": string_elements(a)}
     raw = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
     return {"dtype": name, "shape": list(a.shape), "b64": base64.b64encode(raw).decode("ascii")}
 

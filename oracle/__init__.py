@@ -19,6 +19,7 @@ import numpy as np
 
 from opconform import specs
 from opconform.model import Alternative, Expectation, RelationBroken, SpecVersion
+from opconform.oracle import strings
 
 __all__ = ["evaluate", "expectation", "has_oracle", "module_for", "resolve_policies"]
 
@@ -71,19 +72,22 @@ def evaluate(
 
     Raises RelationBroken naming the relation when the inputs break one."""
     spec = spec_id if isinstance(spec_id, SpecVersion) else specs.load(spec_id)
-    inputs = list(inputs)
+    inputs = strings.as_str_inputs(inputs)
     attributes = dict(attributes or {})
     specs.require(spec, inputs, attributes)
     extra = {} if output_count is None else {"output_count": output_count}
-    return tuple(module_for(spec).run(spec, inputs, spec.resolved_attributes(attributes), resolve_policies(spec, policies),
+    outs = tuple(module_for(spec).run(spec, inputs, spec.resolved_attributes(attributes), resolve_policies(spec, policies),
                                       **extra))
+    strings.check_outputs(spec.id, outs)
+    return outs
 
 
 def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[str, Any]) -> Expectation:
     """Everything the spec allows for these inputs: one alternative per distinct outcome
     over every combination of open choices, or the error the spec requires."""
+    inputs = strings.as_str_inputs(inputs)
     try:
-        specs.require(spec, list(inputs), dict(attributes))
+        specs.require(spec, inputs, dict(attributes))
     except RelationBroken as e:
         return Expectation("error" if e.on_violation == "error" else "undefined", relation=e.relation)
     mod = module_for(spec)
@@ -93,6 +97,7 @@ def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[st
     for combo in itertools.product(*[p.options for p in spec.policies]):
         pol = dict(zip(names, combo))
         outs = tuple(mod.run(spec, list(inputs), resolved, pol))
+        strings.check_outputs(spec.id, outs)
         if not any(_same(outs, a.outputs) for a in alternatives):
             alternatives.append(Alternative(pol, outs))
     return Expectation("outputs", tuple(alternatives))

@@ -54,6 +54,7 @@ def test_manifest_lists_every_case_with_its_fields(written):
     assert doc == manifest.read(out)
     assert {e["spec_id"] for e in doc["cases"]} == set(SPEC_IDS)
     assert doc["generator"]["seed"] == SEED
+    assert doc["not_generated"] == {}  # every spec version written (a failure would be named here)
     for e in doc["cases"]:
         for key in ("id", "spec_id", "attributes", "attributes_resolved", "outputs_requested", "expected",
                     "policies", "seed", "label", "files", "case"):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from opconform import dtypes
+from opconform import dtypes, tensors
 from opconform.generator.onnx_model import to_tensor_proto
 
 _NATIVE = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -25,7 +25,10 @@ def write_npy(path: Path, x: np.ndarray, name: str) -> dict:
     etype = dtypes.name_of(x.dtype)
     entry = describe(path, x, name)
     if etype == "string":
-        data = np.array([str(s) for s in x.reshape(-1)], dtype=np.str_).reshape(x.shape)
+        flat = tensors.string_elements(x, f"tensor {name!r}")
+        if any(s.endswith("\0") for s in flat):  # NumPy's fixed-width str type drops trailing NULs
+            raise ValueError(f"tensor {name!r}: a string ending in NUL cannot be stored in .npy")
+        data = np.array(flat, dtype=np.str_).reshape(x.shape)
     elif etype in _NATIVE:
         data = np.array(x, order="C")  # not ascontiguousarray: it turns 0-d arrays into 1-d
     else:

@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from opconform import oracle
+    from opconform.commands import mistakes
     from opconform.generator.export import export
 
     if args.count < 1:
@@ -33,11 +34,12 @@ def main(args: argparse.Namespace) -> int:
     if not versions:
         print(f"opconform generate: no spec version matches {args.spec!r}", file=sys.stderr)
         return 2
+    mistakes.spec_pattern(args.spec)  # and each of its globs matches something
     missing = [v.id for v in versions if not oracle.has_oracle(v)]
     if missing:
         print(f"opconform generate: no oracle for {', '.join(missing)}; skipped (expected outputs need one)", file=sys.stderr)
         versions = [v for v in versions if oracle.has_oracle(v)]
-    out = Path(args.out)
+    out = mistakes.writable_dir(args.out)
 
     def progress(spec, n):
         print(f"{spec.id}: {n} cases", file=sys.stderr)
@@ -45,4 +47,11 @@ def main(args: argparse.Namespace) -> int:
     doc = export(versions, args.count, args.seed, out, profile=args.profile, expect=oracle.expectation,
                  spec_pattern=args.spec, progress=progress)
     print(f"wrote {len(doc['cases'])} cases and {out / 'manifest.json'}")
+    # Exit 1, not a traceback: the other spec versions are written and the manifest says which are missing.
+    for spec_id, why in doc["not_generated"].items():
+        print(f"opconform generate: {spec_id} not generated: {why}", file=sys.stderr)
+    if doc["not_generated"]:
+        print(f"opconform generate: {len(doc['not_generated'])} spec version(s) not generated "
+              "(manifest.json \"not_generated\"); exit 1", file=sys.stderr)
+        return 1
     return 0 if versions else 2

@@ -28,7 +28,10 @@ def scatter(data: np.ndarray, target: tuple, updates: np.ndarray, reduction: str
     out = np.array(data, copy=True)
     updates = np.asarray(updates).astype(out.dtype, copy=False)
     if reduction == "none":
-        out[target] = updates
+        # The trailing Ellipsis makes out[target] a view even when target picks one element:
+        # without it, NumPy stores a 0-d `updates` of an object (string) array as the element
+        # itself (an ndarray inside the array) instead of copying the string it holds.
+        out[tuple(target) + (Ellipsis,)] = updates
         return out
     table = _REDUCE_BOOL if out.dtype == np.bool_ else _REDUCE
     table[reduction].at(out, target, updates)
@@ -90,7 +93,9 @@ def nll_loss(log_prob: np.ndarray, target: np.ndarray, weight, ignore_index, red
     w = np.ones(t.shape) if weight is None else np.asarray(weight, dtype=np.float64)[safe]
     w = np.where(ignored, 0.0, w)
     with np.errstate(all="ignore"):
-        loss = -picked * w
+        # An ignored element's loss is 0, not -picked * 0: picked stands in for it (class 0) and
+        # may be NaN or inf, and NaN * 0 is NaN (onnx.reference and onnxruntime give 0 there).
+        loss = np.where(ignored, 0.0, -picked * w)
         if reduction == "none":
             return loss
         if reduction == "sum":

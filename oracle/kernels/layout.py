@@ -71,6 +71,13 @@ def pad(x: np.ndarray, pads, axes, mode: str, value) -> np.ndarray:
                  zip(np.minimum(before, 0), np.minimum(after, 0), x.shape))
     x = x[crop]
     widths = np.stack([np.maximum(before, 0), np.maximum(after, 0)], axis=1)
+    if mode == "constant" and x.dtype == object:
+        # numpy.pad stores a string constant as a NumPy str_ (it goes through np.asarray);
+        # fill() keeps the Python str, as a string tensor's elements must be.
+        out = np.empty(tuple(int(d) for d in np.add(x.shape, widths.sum(axis=1))), dtype=object)
+        out.fill(value)
+        out[tuple(slice(int(b), int(b) + d) for b, d in zip(widths[:, 0], x.shape))] = x
+        return out
     if mode == "constant":
         return np.pad(x, widths, mode="constant", constant_values=value)
     return np.pad(x, widths, mode=mode)
