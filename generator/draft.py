@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -28,6 +28,9 @@ class Draft:
     outputs_requested: list[bool] = field(default_factory=list)
     label: str = "valid"
     notes: list[str] = field(default_factory=list)  # what a step aimed at ("values:duplicates")
+    # covering-array row this draft must hold (factor name -> value; see generator/pins.py): empty
+    # for a free draw
+    row: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def resolved(self) -> dict[str, Any]:

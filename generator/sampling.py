@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
 
 from hypothesis.control import BuildContext
 from hypothesis.errors import StopTest, UnsatisfiedAssumption
@@ -31,6 +33,8 @@ from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.internal.conjecture.providers import GLOBAL_CONSTANTS, HypothesisProvider
 
 from opconform.generator import profiles, strategies
+from opconform.generator.covering import covering_array
+from opconform.generator.factors import constraints, factors
 from opconform.model import Case, SpecVersion
 
 _ATTEMPTS_PER_CASE = 30  # give up on a spec after this many rejected draws per case asked
@@ -75,6 +79,68 @@ def generate(spec: SpecVersion, count: int, seed: int, *, profile: str | profile
         if case is not None and case.id not in found:
             found[case.id] = dataclasses.replace(case, seed=seed)
     return list(found.values())
+
+
+_ATTEMPTS_PER_ROW = 25  # tries before a covering-array row is declared not drawable
+
+
+@dataclass
+class RowDraws:
+    """What drawing one case per covering-array row gave: `cases` (row index, case) for the rows
+    drawn, in row order (a row whose case repeats an earlier one's id adds no case: that case
+    holds the row too); `infeasible` (row index, reason) for the rows no try held."""
+
+    cases: list[tuple[int, Case]] = field(default_factory=list)
+    infeasible: list[tuple[int, str]] = field(default_factory=list)
+    tries: int = 0  # draws made in all (rejected ones included): what the rows cost
+
+
+def spec_rows(spec: SpecVersion, t: int, seed: int | str) -> list[dict[str, Any]]:
+    """The t-wise covering-array rows of a spec version's factors under its constraints, fixed by
+    the seed and the spec id (the same rows on every machine)."""
+    cs = constraints(spec)
+    return covering_array(factors(spec), t, allowed=cs, scope=cs.scope, seed=f"{seed}:{spec.id}")
+
+
+def generate_rows(spec: SpecVersion, rows: Sequence[Mapping[str, Any]], seed: int, *,
+                  profile: str | profiles.Profile = "smoke", expect: strategies.ExpectFn | None = None,
+                  attempts: int = _ATTEMPTS_PER_ROW) -> RowDraws:
+    """One valid case per row, each holding its row's pins (see strategies.drafts). Try k of row i
+    draws from the source "<seed>:<spec id>:row<i>:<k>", so the same seed gives the same cases on
+    any machine. A row with no case after `attempts` tries is reported with the most frequent
+    reason its tries were rejected (a relation that never held, a pin a hook did not keep)."""
+    out = RowDraws()
+    seen: set[str] = set()
+    pinned = strategies.row_cases(spec, profile, expect)
+    for i, row in enumerate(rows):
+        log: list[str] = []
+        case = None
+        strategy = pinned(row, log)
+        for k in range(attempts):
+            out.tries += 1
+            try:
+                case = draw_one(strategy, f"{seed}:{spec.id}:row{i}:{k}")
+            except Exception as e:  # noqa: BLE001 - e.g. the expectation fails on this row: report the row, keep the others
+                log[:] = [f"drawing failed: {type(e).__name__}: {e}".splitlines()[0][:200]]
+                break
+            if case is not None:
+                if case.id not in seen:
+                    seen.add(case.id)
+                    out.cases.append((i, dataclasses.replace(case, seed=seed)))
+                break
+        if case is None:
+            out.infeasible.append((i, _most_common(log) or "every try was rejected inside a step"))
+    return out
+
+
+def _most_common(reasons: list[str]) -> str | None:
+    if not reasons:
+        return None
+    counts: dict[str, int] = {}
+    for r in reasons:
+        counts[r] = counts.get(r, 0) + 1
+    best = max(counts.values())
+    return next(r for r in reasons if counts[r] == best)  # first seen among the most frequent: stable
 
 
 _HAS_STRATEGY: dict[str, bool] = {}

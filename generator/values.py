@@ -294,23 +294,27 @@ def sweep(name: str, n: int) -> st.SearchStrategy[list]:
     return _sweep(name, n)
 
 
+@lru_cache(maxsize=4096)
 def _sweep(name: str, n: int) -> st.SearchStrategy[list]:
     """n elements walking through the edge classes from a drawn offset (a member of each drawn)."""
     kind = dtypes.get(name).kind
     part = ("float32" if name == "complex64" else "float64") if kind == "complex" else name
-    classes = [st.sampled_from(m) for m in edge_values(part).values()]
+    classes = tuple(st.sampled_from(m) for m in edge_values(part).values())
     if not classes:
         return st.lists(storage_elements(name), min_size=n, max_size=n)
+    return _walk(classes, n, kind == "complex", part)
 
-    @st.composite
-    def walk(draw):
-        offset = draw(_WIDE) % len(classes)
-        picked = [draw(classes[(offset + k) % len(classes)]) for k in range(n)]
-        if kind == "complex":  # (real, imag): the walk on the real part, a plain imaginary part
-            return [(v, draw(_regular(part))) for v in picked]
-        return picked
 
-    return walk()
+# Composites are defined once, at module level, and parametrized: `@st.composite` inside a
+# function re-reads the function's source (inspect.getsource) on every call, which took a quarter
+# of the time of drawing a case.
+@st.composite
+def _walk(draw, classes: tuple, n: int, complex_kind: bool, part: str) -> list:
+    offset = draw(_WIDE) % len(classes)
+    picked = [draw(classes[(offset + k) % len(classes)]) for k in range(n)]
+    if complex_kind:  # (real, imag): the walk on the real part, a plain imaginary part
+        return [(v, draw(_regular(part))) for v in picked]
+    return picked
 
 
 # Hypothesis draws at most a few thousand choices per example; bigger (stress) tensors repeat a
@@ -320,24 +324,24 @@ MAX_DRAWN_ELEMENTS = 2048
 
 def _arrays(name: str, shape: tuple[int, ...], elements: st.SearchStrategy | None,
             edge: bool | None) -> st.SearchStrategy[np.ndarray]:
+    modes = ("plain", "mixed", "sweep", "sweep") if edge is None else (("mixed", "sweep") if edge else ("plain",))
+    return _build_array(name, shape, elements, modes)
+
+
+@st.composite
+def _build_array(draw, name: str, shape: tuple[int, ...], elements: st.SearchStrategy | None,
+                 modes: tuple[str, ...]) -> np.ndarray:
     total = int(np.prod(shape, dtype=np.int64))
     n = min(total, MAX_DRAWN_ELEMENTS)
-
-    modes = ["plain", "mixed", "sweep", "sweep"] if edge is None else (["mixed", "sweep"] if edge else ["plain"])
-
-    @st.composite
-    def build(draw):
-        if elements is not None:
-            flat = draw(st.lists(elements, min_size=n, max_size=n))
+    if elements is not None:
+        flat = draw(st.lists(elements, min_size=n, max_size=n))
+    else:
+        mode = pick(draw, list(modes))
+        if mode == "sweep":
+            flat = draw(_sweep(name, n))
         else:
-            mode = pick(draw, modes)
-            if mode == "sweep":
-                flat = draw(_sweep(name, n))
-            else:
-                flat = draw(st.lists(storage_elements(name, edge=mode == "mixed"), min_size=n, max_size=n))
-        if dtypes.get(name).kind == "complex":
-            flat = [b for pair in flat for b in pair]
-        block = from_elements(name, flat, (n,))
-        return (block if n == total else np.resize(block, total)).reshape(shape)
-
-    return build()
+            flat = draw(st.lists(storage_elements(name, edge=mode == "mixed"), min_size=n, max_size=n))
+    if dtypes.get(name).kind == "complex":
+        flat = [b for pair in flat for b in pair]
+    block = from_elements(name, flat, (n,))
+    return (block if n == total else np.resize(block, total)).reshape(shape)

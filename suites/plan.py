@@ -35,6 +35,10 @@ class SpecCases:
     # (case id, the case's JSON) per case, encoded once at generation: a case's JSON never changes,
     # so workers splice it into each result line instead of encoding every input again
     encoded: list[tuple[str, bytes]] | None = None
+    rows: int = 0  # covering-array rows the valid cases were drawn for (0: no rows)
+    infeasible: list[tuple[int, str]] = field(default_factory=list)  # (row index, why no case held it)
+    # factor tuples the valid cases really exercise, per strength: [{"t": 2, "total": .., "exercised": ..}]
+    coverage: list[dict] = field(default_factory=list)
 
 
 _SINCE = re.compile(rb"since:\s*(\d+)")
@@ -90,7 +94,7 @@ def example_cases(spec: SpecVersion, expect: Callable | None) -> list[Case]:
     return out
 
 
-def cases_for(spec_id: str, profile_name: str, seed: int, cache_key: str | None = None) -> SpecCases:
+def cases_for(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, cache_key: str | None = None) -> SpecCases:
     """Every case of one spec version under a run profile (runs in a pool process). With a
     cache_key (see case_cache) the cases are kept for later runs with the same code."""
     from opconform.suites import case_cache
@@ -102,7 +106,7 @@ def cases_for(spec_id: str, profile_name: str, seed: int, cache_key: str | None 
     if result.error is None:
         result.encoded = [encode_case(c) for c in result.cases]
     result.seconds = perf_counter() - t0
-    if cache_key and result.error is None:
+    if cache_key and result.error is None and isinstance(profile_name, str):
         case_cache.store(cache_key, spec_id, profile_name, seed, result)
     return result
 
@@ -113,9 +117,8 @@ def encode_case(case: Case) -> tuple[str, bytes]:
     return d["id"], json.dumps(d, separators=(",", ":")).encode()
 
 
-def _generate(spec_id: str, profile_name: str, seed: int) -> SpecCases:
+def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int) -> SpecCases:
     from opconform import generator, oracle, specs
-    from opconform.suites.variants import variants
 
     result = SpecCases(spec_id)
     try:
@@ -126,22 +129,65 @@ def _generate(spec_id: str, profile_name: str, seed: int) -> SpecCases:
         found: dict[str, Case] = {}
         for c in example_cases(spec, expect):
             found.setdefault(c.id, c)
-        drawn: list[Case] = []
+        valid: list[Case] = []
         if judged and prof.valid:
-            drawn += generator.generate(spec, prof.valid, seed, profile=prof.size, expect=expect, kind="valid")
+            valid = _valid_cases(spec, prof, seed, expect, result)
         else:
             result.note = "no oracle: only must-refuse cases and stored examples"
+        invalid: list[Case] = []
         if prof.invalid and generator.strategies.error_relations(spec):
-            drawn += generator.generate(spec, prof.invalid, seed, profile=prof.size, expect=oracle.expectation, kind="invalid")
-        for c in drawn:
-            found.setdefault(c.id, c)
-            if prof.variants:
-                for v in variants(spec, c, prof.variants, seed, size=prof.size, expect=oracle.expectation):
-                    found.setdefault(v.id, v)
+            invalid = generator.generate(spec, prof.invalid, seed, profile=prof.size, expect=oracle.expectation, kind="invalid")
+        _add_with_variants(found, spec, valid, prof.variants_per_case(len(valid)), seed, prof)
+        _add_with_variants(found, spec, invalid, prof.variants, seed, prof)
         result.cases = list(found.values())
+        if judged and prof.t:
+            result.coverage = exercised_coverage(spec, result.cases, prof.t)
     except Exception as e:  # noqa: BLE001 - one spec's generator failure must not stop the run
         result.error = f"{type(e).__name__}: {e}".splitlines()[0][:300]
     return result
+
+
+def _valid_cases(spec: SpecVersion, prof: profiles.RunProfile, seed: int, expect: Callable,
+                 result: SpecCases) -> list[Case]:
+    """One case per covering-array row (when the profile has rows), then free draws up to
+    prof.valid. Rows no case could hold are kept in result.infeasible with the reason."""
+    from opconform import generator
+    from opconform.generator import sampling
+
+    valid: list[Case] = []
+    if prof.t:
+        rows = sampling.spec_rows(spec, prof.t, seed)
+        drawn = sampling.generate_rows(spec, rows, seed, profile=prof.size, expect=expect)
+        valid = [c for _, c in drawn.cases]
+        result.rows, result.infeasible = len(rows), drawn.infeasible
+    if len(valid) < prof.valid:
+        ids = {c.id for c in valid}
+        free = generator.generate(spec, prof.valid, seed, profile=prof.size, expect=expect, kind="valid")
+        valid += [c for c in free if c.id not in ids][:prof.valid - len(valid)]
+    return valid
+
+
+def _add_with_variants(found: dict[str, Case], spec: SpecVersion, cases: list[Case], count: int, seed: int,
+                       prof: profiles.RunProfile) -> None:
+    from opconform import oracle
+    from opconform.suites.variants import variants
+
+    for c in cases:
+        found.setdefault(c.id, c)
+        if count:
+            for v in variants(spec, c, count, seed, size=prof.size, expect=oracle.expectation):
+                found.setdefault(v.id, v)
+
+
+def exercised_coverage(spec: SpecVersion, cases: Sequence[Case], t: int) -> list[dict]:
+    """Pairs (and, for t=3, triples) of factor values the valid cases exercise: one summary per
+    strength, {"t", "total", "exercised"} (see generator/tuple_coverage.py)."""
+    from opconform.generator.factors import factors
+    from opconform.generator.tuple_coverage import tuple_coverage
+
+    fs = factors(spec)
+    valid = [c for c in cases if c.expected.kind != "error" and not c.label.startswith("breaks:")]
+    return [tuple_coverage(spec, valid, k, fs).summary() for k in sorted({2, t})]
 
 
 def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
@@ -156,7 +202,8 @@ def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
     for sid in spec_ids:
         hit = case_cache.load(cache_key, sid, profile_name, seed) if cache_key else None
         if hit is not None:
-            done[sid] = SpecCases(sid, hit.cases, note=hit.note, cached=True, encoded=hit.encoded)
+            done[sid] = SpecCases(sid, hit.cases, note=hit.note, cached=True, encoded=hit.encoded, rows=hit.rows,
+                                  infeasible=hit.infeasible, coverage=hit.coverage)
             on_spec and on_spec(done[sid])
         else:
             todo.append(sid)

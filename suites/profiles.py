@@ -6,6 +6,13 @@
 Every spec version also runs every worked example its spec file stores. Each generated case
 brings `variants` more that share its model signature (see suites/variants.py), so that a built
 model serves many cases.
+
+Covering (`t`): the valid cases first hold every row of a t-wise covering array of the spec
+version's factors (element types, attribute values and classes, optional inputs, outputs asked;
+generator/factors.py), one case per row, so every pair (ci) or triple (certify) of factor values
+is exercised; then free draws fill up to `valid`. A spec with more rows than `valid` gets more
+valid cases and fewer variants each (`variants_per_case`), so its valid budget,
+valid * (1 + variants) cases, stays about what it was; variants never go below 0.
 """
 from __future__ import annotations
 
@@ -19,16 +26,29 @@ class RunProfile:
     invalid: int  # generated must-refuse cases per spec version (0 when the spec has no error relation)
     variants: int  # value variants per generated case (same signature; duplicates dropped)
     size: str  # generator size profile (opconform.generator.PROFILES)
+    t: int = 0  # covering strength of the valid cases' rows (0: no rows, every valid case drawn freely)
+
+    def variants_per_case(self, valid_cases: int) -> int:
+        """Value variants per valid case when a spec has `valid_cases` of them: `variants` up to
+        `valid` cases, then fewer, so the spec's valid cases stay near valid * (1 + variants)."""
+        if valid_cases <= self.valid:
+            return self.variants
+        return max(0, min(self.variants, self.valid * (1 + self.variants) // valid_cases - 1))
 
 
 PROFILES: dict[str, RunProfile] = {
     "smoke": RunProfile("smoke", valid=6, invalid=3, variants=2, size="smoke"),
-    "ci": RunProfile("ci", valid=10, invalid=6, variants=15, size="ci"),
-    "certify": RunProfile("certify", valid=40, invalid=20, variants=10, size="certify"),
+    "ci": RunProfile("ci", valid=10, invalid=6, variants=15, size="ci", t=2),
+    "certify": RunProfile("certify", valid=40, invalid=20, variants=10, size="certify", t=3),
+    # ci as it was before covering rows (every valid case drawn freely): the baseline that
+    # benchmarks/bench_coverage.py and a wall-time comparison run against
+    "ci-norows": RunProfile("ci-norows", valid=10, invalid=6, variants=15, size="ci", t=0),
 }
 
 
-def get(name: str) -> RunProfile:
+def get(name: str | RunProfile) -> RunProfile:
+    if isinstance(name, RunProfile):
+        return name
     try:
         return PROFILES[name]
     except KeyError:

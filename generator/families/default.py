@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from opconform import dtypes, specs
 from opconform.specs import expr
-from opconform.generator import shapes, values
+from opconform.generator import pins, shapes, values
 from opconform.generator.draft import Draft
+from opconform.generator.factors import OMITTED, Class
 from opconform.model import Attribute, Port
 
 STEPS = ("presence", "element_types", "attributes", "inputs", "dependent_attributes", "outputs")
@@ -34,7 +35,7 @@ def presence(draw, d: Draft) -> None:
             arity = draw(st.integers(p.min_arity, max(p.min_arity, d.profile.max_arity)))
             d.present.extend([True] * arity)
         else:
-            d.present.append(draw(st.booleans()) if p.optional else True)
+            d.present.append(pins.present(draw, d, p) if p.optional else True)
     d.constant_inputs = [port_of(d, i).constant for i in range(len(d.present))]
 
 
@@ -50,10 +51,10 @@ def element_types(draw, d: Draft) -> None:
     for p in d.spec.inputs:
         if p.type_var is not None:
             if p.type_var not in by_var:
-                by_var[p.type_var] = values.pick(draw, generatable(p.types))
+                by_var[p.type_var] = pins.element_type(draw, d, p, generatable(p.types))
             d.dtypes.append(by_var[p.type_var])
         else:
-            d.dtypes.append(values.pick(draw, generatable(p.types)))
+            d.dtypes.append(pins.element_type(draw, d, p, generatable(p.types)))
 
 
 def is_dependent(a: Attribute) -> bool:
@@ -111,6 +112,10 @@ def attributes(draw, d: Draft) -> None:
 
 
 def _draw_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | None) -> None:
+    pin = pins.pinned(d, f"attr:{a.name}")
+    if pin is not pins.UNPINNED:
+        _pinned_attribute(draw, d, a, bounds, pin)
+        return
     explicit = a.required or draw(st.booleans())
     if not explicit:
         return
@@ -118,6 +123,16 @@ def _draw_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | None
     if a.default is not None:
         strategy = st.one_of(st.just(a.default), strategy)
     d.attributes[a.name] = draw(strategy)
+
+
+def _pinned_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | None, pin: Any) -> None:
+    """The row's value: omitted, the concrete value, or one drawn from its class."""
+    if pin is OMITTED:
+        d.attributes.pop(a.name, None)
+    elif isinstance(pin, Class):
+        d.attributes[a.name] = draw(pins.class_values(a, pin, bounds, attribute_value(a, bounds)))
+    else:
+        d.attributes[a.name] = pin
 
 
 def dependent_attributes(draw, d: Draft) -> None:
@@ -149,4 +164,4 @@ def inputs(draw, d: Draft) -> None:
 
 def outputs(draw, d: Draft) -> None:
     """Required outputs always; each optional output asked or not (every subset is reachable)."""
-    d.outputs_requested = [draw(st.booleans()) if p.optional else True for p in d.spec.outputs]
+    d.outputs_requested = pins.outputs(draw, d)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from opconform.generator import pins
 from opconform.generator.draft import Draft
 from opconform.generator.families import default
 
@@ -26,7 +27,7 @@ def inputs(draw, d: Draft) -> None:
     names = [p.name for p in d.spec.inputs]
     if "axes" in names and d.present[names.index("axes")]:
         d.set_input("axes", np.array(_axes(draw, rank), dtype=np.int64))
-    elif "axes" in {a.name for a in d.spec.attributes} and draw(st.booleans()):
+    elif "axes" in {a.name for a in d.spec.attributes} and pins.given(draw, d, "axes"):
         d.attributes["axes"] = _axes(draw, rank)
     else:
         d.attributes.pop("axes", None)

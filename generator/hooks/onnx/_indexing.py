@@ -6,14 +6,18 @@ import numpy as np
 from hypothesis import strategies as st
 
 from opconform import dtypes
+from opconform.generator import pins
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
 
 
 def draw_axis(draw, d: Draft, rank: int, name: str = "axis") -> int:
-    """Omit the axis attribute (its default) or set it within [-rank, rank-1]; the non-negative axis."""
+    """Omit the axis attribute (its default) or set it within [-rank, rank-1]; the non-negative
+    axis. A covering row's pin on the axis (omitted, a class, a value) is honoured."""
     if rank and draw(st.booleans()):
         d.attributes[name] = draw(st.integers(-rank, rank - 1))
+    if pins.pinned(d, f"attr:{name}") is not pins.UNPINNED:
+        pins.set_axis(d, name, pins.axis(d, name, d.attributes.get(name), rank))
     a = int(d.resolved.get(name, 0))
     return a + rank if a < 0 else a
 

@@ -8,6 +8,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from opconform import dtypes
+from opconform.generator import pins
 from opconform.generator.draft import Draft
 
 
@@ -18,8 +19,8 @@ def set_ints(d: Draft, name: str, values: Sequence[int]) -> None:
 
 
 def maybe_ints(draw, d: Draft, name: str, values: Sequence[int]) -> None:
-    """An optional input: absent, or `values`."""
-    if draw(st.booleans()):
+    """An optional input: absent, or `values` (a covering row's presence pin decides, if any)."""
+    if pins.present(draw, d, d.port(name)):
         set_ints(d, name, values)
     else:
         d.present[d.port_index(name)] = False

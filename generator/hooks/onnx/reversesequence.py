@@ -23,4 +23,10 @@ def break_lens_per_batch(draw, d: Draft) -> None:
     d.set_input("sequence_lens", np.concatenate([lens, np.zeros(draw(st.integers(1, 2)), np.int64)]))
 
 
-BREAK = {"lens_per_batch": break_lens_per_batch}
+def break_axes_differ(draw, d: Draft) -> None:
+    """Both axes the same allowed value (generic mutation rarely lands on exactly that)."""
+    axis = draw(st.sampled_from([0, 1]))
+    d.attributes["batch_axis"] = d.attributes["time_axis"] = axis
+
+
+BREAK = {"axes_differ": break_axes_differ, "lens_per_batch": break_lens_per_batch}

@@ -16,7 +16,7 @@ dependent_attributes = no_dependent_attributes
 
 
 def inputs(draw, d: Draft) -> None:
-    if d.dtypes[0] == "string":  # the text defines no reduction on strings
+    if d.dtypes[0] == "string" and d.resolved.get("reduction", "none") != "none":  # the text defines no reduction on strings
         d.attributes.pop("reduction", None)
     data = input_array(draw, d, 0)
     d.inputs = [data, None, None]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from opconform.generator import shapes
+from opconform.generator import pins, shapes
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
 from opconform.generator.hooks.onnx._layout import normalized, set_ints
@@ -16,20 +16,26 @@ def inputs(draw, d: Draft) -> None:
     rank = draw(st.integers(1, d.profile.max_rank))
     data = input_array(draw, d, 0, shape=draw(shapes.shapes(rank, d.profile)))
     d.inputs = [data, None]
-    if draw(st.booleans()):
-        d.attributes["axis"] = draw(st.integers(-rank, rank - 1))
-    else:
-        d.attributes.pop("axis", None)
+    drawn = draw(st.integers(-rank, rank - 1)) if draw(st.booleans()) else None
+    pins.set_axis(d, "axis", pins.axis(d, "axis", drawn, rank))
     dim = data.shape[normalized(int(d.resolved.get("axis", 0)), rank)]
     has_num = any(a.name == "num_outputs" for a in d.spec.attributes)
     d.attributes.pop("num_outputs", None)
-    if has_num and dim > 0 and draw(st.booleans()):
+    if has_num and dim > 0 and _num_outputs_wanted(d, draw(st.booleans())):
         d.present[1] = False
         parts = draw(st.integers(1, dim).filter(lambda n: -(-dim // n) * (n - 1) < dim))
         d.attributes["num_outputs"] = parts
         return
     cuts = sorted(draw(st.lists(st.integers(0, dim), max_size=3)))
     set_ints(d, "split", [b - a for a, b in zip([0] + cuts, cuts + [dim])])
+
+
+def _num_outputs_wanted(d: Draft, drawn: bool) -> bool:
+    """num_outputs instead of `split`: as drawn, unless a covering row pins either choice."""
+    num, split = pins.pinned(d, "attr:num_outputs"), pins.pinned(d, "input:split")
+    if num is not pins.UNPINNED:
+        return num is not pins.OMITTED
+    return drawn if split is pins.UNPINNED else not split
 
 
 def _break_sum(draw, d: Draft) -> None:
@@ -63,4 +69,4 @@ def variadic_output_count(spec, case) -> int | None:
     if len(case.inputs) > 1 and case.inputs[1] is not None:
         return max(int(case.inputs[1].size), 1)  # an invalid case's `split` may be rank 0 or empty
     n = case.attributes.get("num_outputs")
-    return None if n is None else int(n)
+    return None if n is None else max(int(n), 1)  # an invalid case's num_outputs may be 0 or negative

@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import assume, strategies as st
 
 from opconform import dtypes
-from opconform.generator import shapes, values
+from opconform.generator import pins, shapes, values
 from opconform.generator.draft import Draft
 
 # "duplicates" first: Hypothesis shrinks toward it (one repeated value is the simplest input)
@@ -121,11 +121,8 @@ def inputs(draw, d: Draft) -> None:
     port = d.port("X")
     rank = draw(shapes.ranks(port, d.profile))
     shape = draw(shapes.shapes(rank, d.profile))
-    axis = _optional_axis(draw, rank, d.profile.max_rank)
-    if axis is None:
-        d.attributes.pop("axis", None)
-    else:
-        d.attributes["axis"] = axis
+    axis = pins.axis(d, "axis", _optional_axis(draw, rank, d.profile.max_rank), rank)
+    pins.set_axis(d, "axis", axis)
     d.set_input("X", unique_values(draw, d, d.dtypes[0], shape, None if axis is None else axis % rank))
 
 
