@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import jinja2
-import numpy as np
 from markupsafe import Markup
 
 from opconform import __version__
-from opconform.reports import links, matrix
+from opconform.reports import factor_coverage, links, matrix
 from opconform.reports.groups import failure_groups
 from opconform.reports.links import anchor  # noqa: F401 -- re-exported: older callers import it from here
 from opconform.reports.pairs import PairView, pairs
@@ -77,13 +76,8 @@ def coverage(results_dirs: list[str]) -> Coverage:
             return Coverage(None, "coverage not available: opconform.reports.coverage is not in this build")
         return Coverage(None, f"coverage not available: {e}")
     try:
-        # The official cases go through the oracle, whose relation checks compare float16/float32
-        # values with float64 limits (`abs(values(X)) <= 1.79e308`; OneHot's `abs(indices) > 1e18`):
-        # NumPy casts the bound to the array's type, overflows to inf, answers right, and warns
-        # "overflow encountered in cast" (14 lines on stderr per report). The warning belongs to
-        # specs/expr.py's comparisons; until it is settled there, it is silenced for this call only.
-        with np.errstate(over="ignore"):
-            rows = cov.rows(results_dirs=results_dirs)
+        # the relation checks' overflow on float16 against float64 bounds is settled in specs/expr.py
+        rows = cov.rows(results_dirs=results_dirs)
     except Exception as e:  # noqa: BLE001 -- the report must still render; the note says what broke
         return Coverage(None, f"coverage not available: rows() failed: {type(e).__name__}: {e}")
     columns = ["operator", "versions", "has_oracle", "has_strategy", "official_passed", "official_total", "backends", "complete"]
@@ -149,6 +143,9 @@ def render_index(rs: ResultSet, *, coverage_table: Coverage | None = None, now: 
         "dialects": sorted({r.dialect for r in rows}),
         "operators": sorted({r.operator for r in rows}, key=str.lower),
         "coverage": coverage_table or Coverage(None, "coverage not available: not computed (--no-coverage)"),
+        "factors": factor_coverage.by_backend(rs, rs.factor_coverage, rs.unsupported_factors),
+        "unsupported_page": links.UNSUPPORTED,
+        "unsupported_id": links.unsupported_id,
         "script": script,
     }
     return (env or environment()).get_template("index.html.j2").render(**context)
@@ -174,6 +171,21 @@ def render_details(rs: ResultSet, *, now: datetime.datetime | None = None) -> It
     every = sorted(failure_groups(rs), key=lambda g: (g.backend, spec_sort_key(g.spec_id), -g.count))
     yield links.ALL_GROUPS, env.get_template("groups.html.j2").render(
         csp=CSP_BASE, version=__version__, generated=_stamp(now), groups=every)
+    yield links.UNSUPPORTED, render_unsupported(rs, now=now, env=env)
+
+
+def render_unsupported(rs: ResultSet, *, now: datetime.datetime | None = None,
+                       env: jinja2.Environment | None = None) -> str:
+    """details/unsupported.html: per backend, the factor values it does not support, once each
+    (run.json's "unsupported_factors"), each spec version linked to its page."""
+    listed, ran = rs.unsupported_factors, rs.grouped()
+    backends = sorted({b for b, _ in listed} | set(rs.backends))
+    sections = [(b, links.unsupported_id(b),
+                 [(s, links.page(b, s) if (b, s) in ran else None, listed[(b, s)])
+                  for s in sorted((s for bb, s in listed if bb == b), key=spec_sort_key)])
+                for b in backends]
+    return (env or environment()).get_template("unsupported.html.j2").render(
+        csp=CSP_BASE, version=__version__, generated=_stamp(now), sections=sections)
 
 
 def render(rs: ResultSet, *, coverage_table: Coverage | None = None, now: datetime.datetime | None = None) -> str:

@@ -8,6 +8,12 @@ import re
 
 DETAILS_DIR = "details"
 ALL_GROUPS = f"{DETAILS_DIR}/groups.html"  # every failure group (the first view lists the biggest); no pair's anchor starts "groups"
+UNSUPPORTED = f"{DETAILS_DIR}/unsupported.html"  # every factor value a backend does not support, per backend
+
+
+def unsupported_id(backend: str) -> str:
+    """The id, inside UNSUPPORTED, of one backend's section."""
+    return f"u-{_slug(backend)}-{hashlib.sha1(backend.encode()).hexdigest()[:6]}"
 
 
 def _slug(text: str) -> str:

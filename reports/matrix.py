@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from opconform.reports import links
+from opconform.reports.factor_coverage import PairCoverage
 from opconform.reports.resultset import ResultSet, split_spec_id, spec_sort_key
 from opconform.reports.tally import VERDICTS, Tally
 
@@ -18,6 +19,7 @@ class Cell:
     backend: str
     tally: Tally | None  # None: this backend did not run the spec version
     href: str  # its detail page
+    coverage: PairCoverage | None = None  # factor tuples exercised on this backend
 
 
 @dataclass
@@ -41,7 +43,7 @@ def rows(rs: ResultSet, tallies: dict[tuple[str, str], Tally]) -> list[MatrixRow
     out = []
     for rank, s in enumerate(rs.spec_ids):  # spec_ids are in name order
         d, op, _ = split_spec_id(s)
-        cells = [Cell(b, tallies.get((b, s)), links.page(b, s)) for b in rs.backends]
+        cells = [Cell(b, tallies.get((b, s)), links.page(b, s), rs.factor_coverage.get((b, s))) for b in rs.backends]
         total = sum((c.tally for c in cells if c.tally), Tally())
         verdicts = " ".join(v.value for v in VERDICTS if total.counts[v])
         out.append(MatrixRow(s, d, op, cells, total, verdicts, name_rank=rank))

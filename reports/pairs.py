@@ -3,10 +3,11 @@ policies followed, and the failures by group, each group's minimal (shrunk) case
 its smallest failing cases, with inputs, expected against got, and the replay command."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from opconform.model import Result
 from opconform.reports import breakdown, groups, links
+from opconform.reports.factor_coverage import PairCoverage, UnsupportedValue
 from opconform.reports.failure import FailureView, failure_view
 from opconform.reports.resultset import ResultSet, split_spec_id
 from opconform.reports.tally import Tally
@@ -40,6 +41,8 @@ class PairView:
     by_relation: list
     policies: list
     groups: list[GroupView]
+    coverage: PairCoverage | None = None  # factor tuples exercised on this backend
+    unsupported: list[UnsupportedValue] = field(default_factory=list)  # factor values the backend does not support
 
     @property
     def failures(self) -> list[FailureView]:
@@ -74,6 +77,7 @@ def pair(rs: ResultSet, backend: str, spec_id: str, results: list[Result]) -> Pa
         rs.backend_versions().get(backend, ""), Tally.of(results),
         breakdown.by_element_type(results), breakdown.by_attribute(results), breakdown.by_outputs(results),
         breakdown.by_relation(results), breakdown.policies(results), views,
+        rs.factor_coverage.get((backend, spec_id)), rs.unsupported_factors.get((backend, spec_id), []),
     )
 
 

@@ -69,6 +69,21 @@ class ResultSet:
         """(backend, spec_id) -> results, in file order."""
         return dict(self._grouped)
 
+    @functools.cached_property
+    def factor_coverage(self) -> dict:
+        """(backend, spec_id) -> reports.factor_coverage.PairCoverage; counted once, read by the
+        first view and every detail page."""
+        from opconform.reports import factor_coverage  # it reads a ResultSet: imported when asked
+
+        return factor_coverage.coverage(self)
+
+    @functools.cached_property
+    def unsupported_factors(self) -> dict:
+        """(backend, spec_id) -> reports.factor_coverage.UnsupportedValue list, from run.json."""
+        from opconform.reports import factor_coverage
+
+        return factor_coverage.unsupported_values(self)
+
     def tallies(self) -> dict[tuple[str, str], Tally]:
         return {k: Tally.of(v) for k, v in self.grouped().items()}
 

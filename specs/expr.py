@@ -62,6 +62,46 @@ def _dtype(x):
     return name
 
 
+# Relations are checked on every drawn input, NaN, inf and the extremes of each element type
+# included, and their arithmetic and comparisons on such values answer as the relation means
+# (a NaN compares False, an overflow becomes inf and fails a bound): NumPy's floating-point
+# warnings there report the expected case, not a fault. They are turned off only around
+# operations on NumPy values, so plain-Python shape arithmetic pays nothing.
+_NUMPY_VALUES = (np.ndarray, np.generic)
+
+
+def _quiet(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """A binary operation that, on NumPy operands, runs with NumPy's floating-point warnings off."""
+
+    def call(a: Any, b: Any) -> Any:
+        if isinstance(a, _NUMPY_VALUES) or isinstance(b, _NUMPY_VALUES):
+            with np.errstate(all="ignore"):
+                return fn(a, b)
+        return fn(a, b)
+
+    return call
+
+
+def _float64(x: Any) -> np.ndarray:
+    """x as float64, to compare narrow floats (float8...) with bounds wider than their type; a
+    complex value compares by its real part, as NumPy's cast would take it (without the warning)."""
+    a = np.asarray(x)
+    if a.dtype.kind == "c":
+        a = a.real
+    with np.errstate(all="ignore"):  # NaN and inf of narrow floats widen as themselves
+        return a.astype(np.float64)
+
+
+def _isnan(x: Any) -> Any:
+    with np.errstate(all="ignore"):  # some narrow float types (ml_dtypes) flag NaN as invalid
+        return np.isnan(x)
+
+
+def _sum(xs: Any) -> Any:
+    with np.errstate(all="ignore"):  # NumPy integer elements wrap as the backend's arithmetic does
+        return sum(xs)
+
+
 def _broadcastable(*shapes):
     try:
         np.broadcast_shapes(*[tuple(s) for s in shapes])
@@ -75,7 +115,10 @@ def _broadcast_shape(*shapes):
 
 
 def _prod(xs):
-    return int(np.prod(np.asarray(xs, dtype=np.int64))) if len(xs) else 1
+    if not len(xs):
+        return 1
+    with np.errstate(all="ignore"):  # a NaN or huge float entry casts to some int64: the shape is invalid anyway
+        return int(np.prod(np.asarray(xs, dtype=np.int64)))
 
 
 def _all(x):
@@ -103,6 +146,11 @@ def _within(x, lo, hi) -> bool:
     (of all of x when every column has the same bounds, else per column); anything else, or
     other element kinds, takes the element-wise form, errors included."""
     x, lo, hi = np.asarray(x), np.asarray(lo), np.asarray(hi)
+    with np.errstate(all="ignore"):  # NaN (and narrow floats) compare False: outside, as meant
+        return _within_checked(x, lo, hi)
+
+
+def _within_checked(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> bool:
     columns = x.shape[-1] if x.ndim else 1
     if x.size < _WITHIN_ELEMENTWISE_BELOW or columns > 16 or not (
         all(a.dtype.kind in "iuf" and a.size for a in (x, lo, hi)) and _per_column(x.shape, lo.shape, hi.shape)
@@ -170,7 +218,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "abs": abs,
     "all": _all,
     "any": _any,
-    "sum": lambda xs: sum(xs),
+    "sum": _sum,
     "prod": _prod,
     "int": int,
     "tuple": tuple,
@@ -178,7 +226,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "range": lambda *a: tuple(range(*a)),
     "asarray": lambda x: np.asarray(x, dtype=np.int64) if isinstance(x, (tuple, list)) else np.asarray(x),
     "values": lambda x: np.asarray(x).reshape(-1),
-    "isnan": lambda x: np.isnan(x),
+    "isnan": _isnan,
     "broadcastable": _broadcastable,
     "broadcast_shape": _broadcast_shape,
     # variadic inputs are tuples of arrays: per-entry shapes and element types, and broadcasting over them all
@@ -188,7 +236,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "ranks": lambda xs: tuple(_rank(x) for x in xs),
     # how many different values a tuple holds (element types, ranks: "all inputs agree" is == 1)
     "distinct_count": lambda xs: len(set(xs)),
-    "float64": lambda x: np.asarray(x).astype(np.float64),  # compare narrow floats (float8...) with big bounds
+    "float64": _float64,  # compare narrow floats (float8...) with big bounds
     # product in float64: element counts of requested shapes without int64 wrap-around
     "fprod": lambda xs: float(np.prod(np.asarray(xs, dtype=np.float64))),
     # string tensors: which elements are numeric literals ("3.14", "1e-5", "INF", "NaN"), or integer ones
@@ -311,7 +359,7 @@ def _compile(node: ast.AST) -> _Compiled:
     if isinstance(node, ast.UnaryOp):
         return _compile_unary(node)
     if isinstance(node, ast.BinOp):
-        left, right, binop = _compile(node.left), _compile(node.right), _BINOPS[type(node.op)]
+        left, right, binop = _compile(node.left), _compile(node.right), _quiet(_BINOPS[type(node.op)])
         return lambda env: binop(left(env), right(env))  # tuple + tuple concatenates (operator.add)
     if isinstance(node, ast.Compare):
         return _compile_compare(node)
@@ -383,7 +431,7 @@ def _compile_unary(node: ast.UnaryOp) -> _Compiled:
 
 def _compile_compare(node: ast.Compare) -> _Compiled:
     first = _compile(node.left)
-    links = tuple((_CMPOPS[type(op)], _compile(c)) for op, c in zip(node.ops, node.comparators))
+    links = tuple((_quiet(_CMPOPS[type(op)]), _compile(c)) for op, c in zip(node.ops, node.comparators))
     if len(links) == 1:
         ((cmp, right),) = links
 

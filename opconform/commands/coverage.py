@@ -1,5 +1,9 @@
 """`opconform coverage [--results DIR...] [--json] [--only OP...]`: the 188 standard ONNX operators
-and what opconform has for each (spec versions, oracle, strategies, official node cases, backends run)."""
+and what opconform has for each (spec versions, oracle, strategies, official node cases, backends run).
+
+`opconform coverage --spec PATTERN [--profile P] [--seed S]`: the generator's factor coverage
+instead: per spec version, its factors, covering rows, rows no case could hold (with the reason),
+and the pairs (certify: and triples) of factor values the cases a run would plan exercise."""
 from __future__ import annotations
 
 import argparse
@@ -14,6 +18,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--results", nargs="+", default=[], metavar="DIR", help="results directories (opconform run --out) for the backends column")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table")
     parser.add_argument("--only", nargs="+", metavar="OP", help="only these operators")
+    parser.add_argument("--spec", metavar="PATTERN", default=None,
+                        help="factor coverage of the generator for these spec versions (comma-separated globs) instead of the operator table")
+    parser.add_argument("--profile", default="ci", help="with --spec: the run profile to plan under (default ci: pairs; certify: triples)")
+    parser.add_argument("--seed", type=int, default=0, help="with --spec: the run seed (default 0, as opconform run)")
+    parser.add_argument("--jobs", type=int, default=None, help="with --spec: generating processes (default: number of cores)")
+    parser.add_argument("--missing", type=int, default=0, metavar="N", help="with --spec: also print up to N tuples not exercised per spec version")
 
 
 def _mark(v: bool | None) -> str:
@@ -40,7 +50,53 @@ def _table(rows: list[coverage.CoverageRow]):
     return t
 
 
+def _print_planned(args: argparse.Namespace) -> int:
+    from opconform.commands import mistakes
+    from opconform.reports import plan_coverage
+    from opconform.suites import profiles
+
+    mistakes.spec_pattern(args.spec)
+    try:
+        profiles.get(args.profile)
+    except ValueError as e:
+        raise mistakes.Mistake(f"--profile: {e}") from None
+
+    def line(p: plan_coverage.PlannedCoverage) -> None:
+        if args.json:
+            return
+        if p.error:
+            print(f"{p.spec_id}: not planned: {p.error}", flush=True)
+            return
+        tuples = "; ".join(f"{'pairs' if s.t == 2 else 'triples'} {s.exercised}/{s.total} ({100 * s.fraction:.1f}%)"
+                           for s in p.strengths)
+        print(f"{p.spec_id}: {len(p.factors)} factors, {p.rows} rows, {len(p.infeasible)} infeasible, "
+              f"{p.cases} valid cases; {tuples}", flush=True)
+        for f in p.factors:
+            print(f"    factor {f}")
+        for row, why in p.infeasible:
+            print(f"    row {row} infeasible: {why}")
+        for s in p.strengths:
+            for m in s.missing[:args.missing]:
+                print(f"    {'pair' if s.t == 2 else 'triple'} not exercised: {m}")
+
+    items = plan_coverage.planned(args.spec, args.profile, args.seed, jobs=args.jobs)
+    for p in items:
+        line(p)
+    sums = plan_coverage.totals(items)
+    if args.json:
+        print(json.dumps({"profile": args.profile, "seed": args.seed, "specs": [p.to_json() for p in items],
+                          "totals": {str(t): {"exercised": e, "total": n} for t, (e, n) in sums.items()}}, indent=1))
+    else:
+        errors = sum(1 for p in items if p.error)
+        parts = [f"{'pairs' if t == 2 else 'triples'} {e}/{n} ({100 * e / n if n else 100:.1f}%)" for t, (e, n) in sorted(sums.items())]
+        print(f"{len(items)} spec version(s), profile {args.profile}, seed {args.seed}: {'; '.join(parts)}"
+              f"{f'; {errors} not planned' if errors else ''}")
+    return 1 if any(p.error for p in items) else 0
+
+
 def main(args: argparse.Namespace) -> int:
+    if args.spec is not None:
+        return _print_planned(args)
     try:
         rows = coverage.rows(args.results, only=args.only)
     except (ResultsError, ValueError) as e:

@@ -95,7 +95,8 @@ def _to_string(x: np.ndarray, src: str, float_format: str) -> np.ndarray:
         return x.astype(object)
     if not dtypes.get(src).is_float:
         return x.astype(np.uint64 if src == "uint64" else np.int64).astype(str).astype(object)
-    wide = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # narrow floats' NaN widens as NaN, written "NaN" below
+        wide = x.astype(np.float64)
     if float_format == "shortest":
         # the shortest text that reads back to the same value (float32 for the narrower types)
         text = x.astype(np.float64 if x.dtype == np.float64 else np.float32).astype(str)

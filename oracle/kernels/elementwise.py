@@ -52,7 +52,7 @@ def numeric_unary(fn: Callable[..., np.ndarray]) -> Run:
         with np.errstate(all="ignore"):
             a = float32_attributes(attributes)
             y = fn(wide(x), a) if is_float(x) else fn(x, a)
-        return (np.asarray(y).astype(x.dtype),)
+            return (np.asarray(y).astype(x.dtype),)  # rounded to the type: overflow is inf, as meant
 
     return run
 

@@ -34,7 +34,8 @@ def scatter(data: np.ndarray, target: tuple, updates: np.ndarray, reduction: str
         out[tuple(target) + (Ellipsis,)] = updates
         return out
     table = _REDUCE_BOOL if out.dtype == np.bool_ else _REDUCE
-    table[reduction].at(out, target, updates)
+    with np.errstate(all="ignore"):  # inf + -inf, overflow: the reduction's IEEE (or wrapping) result
+        table[reduction].at(out, target, updates)
     return out
 
 
@@ -42,7 +43,8 @@ def _sort_keys(x: np.ndarray, nan_greatest: bool) -> tuple[np.ndarray, np.ndarra
     """(value key, NaN rank) for np.lexsort; floats widen to float64, which holds each exactly."""
     if x.dtype.kind in "iub":
         return x, np.zeros(x.shape, dtype=np.int8)
-    wide = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # narrow floats' NaN widens as NaN, ranked apart below
+        wide = x.astype(np.float64)
     nan = np.isnan(wide)
     return np.where(nan, 0.0, wide), (nan if nan_greatest else ~nan).astype(np.int8)
 
@@ -60,7 +62,8 @@ def stable_order(x: np.ndarray, axis: int, descending: bool, nan_greatest: bool 
 def arg_extreme(x: np.ndarray, axis: int, largest: bool, last: bool, nan_wins: bool) -> np.ndarray:
     """Index (int64) of the max (largest) or min along axis: the first occurrence, or the last.
     nan_wins: a NaN is the extreme (as numpy.argmax); else NaN is passed over unless all are NaN."""
-    wide = x.astype(np.float64) if x.dtype.kind == "f" or x.dtype.kind == "V" or "float" in x.dtype.name else x
+    with np.errstate(invalid="ignore"):  # narrow floats' NaN widens as NaN, handled below
+        wide = x.astype(np.float64) if x.dtype.kind == "f" or x.dtype.kind == "V" or "float" in x.dtype.name else x
     nan = np.isnan(wide) if wide.dtype.kind == "f" else np.zeros(x.shape, dtype=bool)
     reduce = np.max if largest else np.min
     filler = -np.inf if largest else np.inf
@@ -83,14 +86,19 @@ def arg_reduce(inputs, attributes, policies, largest: bool) -> tuple[np.ndarray]
     return (np.expand_dims(out, axis) if attributes["keepdims"] else out,)
 
 
+def _float64(x) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # narrow floats' NaN widens as NaN (and makes the loss NaN)
+        return np.asarray(x, dtype=np.float64)
+
+
 def nll_loss(log_prob: np.ndarray, target: np.ndarray, weight, ignore_index, reduction: str) -> np.ndarray:
     """Negative log likelihood in float64: -log_prob[n, target[n, ...], ...] * weight[target], zero
     where target == ignore_index; 'mean' divides by the sum of the applied weights."""
     t = np.asarray(target).astype(np.int64)
     ignored = t == ignore_index if ignore_index is not None else np.zeros(t.shape, dtype=bool)
     safe = np.where(ignored, 0, t)
-    picked = np.take_along_axis(np.asarray(log_prob, dtype=np.float64), safe[:, None], axis=1)[:, 0]
-    w = np.ones(t.shape) if weight is None else np.asarray(weight, dtype=np.float64)[safe]
+    picked = np.take_along_axis(_float64(log_prob), safe[:, None], axis=1)[:, 0]
+    w = np.ones(t.shape) if weight is None else _float64(weight)[safe]
     w = np.where(ignored, 0.0, w)
     with np.errstate(all="ignore"):
         # An ignored element's loss is 0, not -picked * 0: picked stands in for it (class 0) and

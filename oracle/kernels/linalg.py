@@ -8,14 +8,37 @@ import numpy as np
 def widen(x: np.ndarray) -> np.ndarray:
     """Floats (float16, bfloat16, float32...) as float64; integers stay as they are."""
     x = np.asarray(x)
-    return x if x.dtype.kind in "iub" else x.astype(np.float64)
+    if x.dtype.kind in "iub":
+        return x
+    with np.errstate(invalid="ignore"):  # ml_dtypes' narrow floats flag a NaN they widen exactly
+        return x.astype(np.float64)
+
+
+def narrow(y: np.ndarray, dtype) -> np.ndarray:
+    """A float64 result rounded to the element type: past its range it becomes inf, and NaN stays
+    NaN (or, for integers, some value: the spec leaves it open), as the spec means; NumPy's
+    overflow and invalid-cast warnings would only report that expected case."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(y).astype(dtype)
+
+
+def mean(x: np.ndarray, axis, keepdims: bool = True) -> np.ndarray:
+    """np.mean as sum / count (the same arithmetic), quiet when the slice is empty (NaN, as
+    np.mean gives, without its "Mean of empty slice" warning) or the sum overflows (inf)."""
+    x = np.asarray(x)
+    axes = tuple(range(x.ndim)) if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    acc = np.float64 if x.dtype.kind in "iub" else None  # as np.mean: integers sum in float64
+    with np.errstate(all="ignore"):
+        return np.true_divide(np.sum(x, axis=axes, dtype=acc, keepdims=keepdims), count)
 
 
 def log_softmax(x: np.ndarray, axis: int) -> np.ndarray:
     """log(exp(x) / sum(exp(x))) along axis, in float64, shifted by the max so large inputs stay finite."""
     w = widen(x)
     shift = np.max(w, axis=axis, keepdims=True) if w.size else 0.0
-    z = w - shift
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, the answer for a row holding inf
+        z = w - shift
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
 

@@ -34,10 +34,12 @@ def sort_key(x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     kind = dtypes.get(dtypes.name_of(x.dtype)).kind
     if kind == "float":
         wide = np.float32 if x.dtype.itemsize <= 4 else np.float64  # exact for float16/bfloat16
-        key = flat.astype(wide) + wide(0)  # -0.0 + 0.0 == +0.0
+        with np.errstate(invalid="ignore"):  # NaN keys widen and add as NaN: the mask below finds them
+            key = flat.astype(wide) + wide(0)  # -0.0 + 0.0 == +0.0
         return key, np.isnan(key)
     if kind == "complex":
-        key = flat + flat.dtype.type(0)
+        with np.errstate(invalid="ignore"):  # NaN parts stay NaN, and are made one key below
+            key = flat + flat.dtype.type(0)
         nan = np.isnan(key)
         key[nan] = complex(np.nan, np.nan)  # one sort position for every NaN, whatever its parts
         return key, nan

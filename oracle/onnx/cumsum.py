@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from opconform.oracle.kernels.indexing import axis_of
+from opconform.oracle.kernels.linalg import narrow
 
 
 def run(spec, inputs, attributes, policies):
@@ -16,5 +17,6 @@ def run(spec, inputs, attributes, policies):
         # shift by one along axis (zero first) instead of subtracting x, which would turn inf into NaN
         zero = np.zeros(v.shape[:axis] + (1,) + v.shape[axis + 1:], dtype=v.dtype)
         v = np.take(np.concatenate([zero, v], axis=axis), np.arange(v.shape[axis]), axis=axis)
-    y = np.cumsum(v.astype(acc), axis=axis).astype(x.dtype)
+    with np.errstate(all="ignore"):  # inf + -inf is NaN and integers wrap, as the sum means
+        y = narrow(np.cumsum(narrow(v, acc), axis=axis), x.dtype)
     return (np.flip(y, axis) if attributes["reverse"] else y,)

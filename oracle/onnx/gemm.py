@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from opconform.oracle.kernels.linalg import matmul, widen
+from opconform.oracle.kernels.linalg import matmul, narrow, widen
 
 
 def run(spec, inputs, attributes, policies):
@@ -20,4 +20,4 @@ def run(spec, inputs, attributes, policies):
         y = alpha * matmul(a, b)
         if c is not None:
             y = y + beta * widen(c)
-    return (np.broadcast_to(y, (a.shape[0], b.shape[1])).astype(a.dtype),)
+    return (narrow(np.broadcast_to(y, (a.shape[0], b.shape[1])), a.dtype),)

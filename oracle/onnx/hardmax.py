@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from opconform.oracle.kernels.indexing import arg_extreme, axis_of
+from opconform.oracle.kernels.linalg import widen
 
 
 def run(spec, inputs, attributes, policies):
@@ -15,5 +16,5 @@ def run(spec, inputs, attributes, policies):
     positions = np.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - axis - 1))
     hit = positions == np.expand_dims(first, axis)
     if policies["nan"] == "nan_passed_over":  # a slice of NaN only has no maximum: all zeros
-        hit &= ~np.all(np.isnan(x.astype(np.float64)), axis=axis, keepdims=True)
+        hit &= ~np.all(np.isnan(widen(x)), axis=axis, keepdims=True)
     return (hit.astype(x.dtype),)

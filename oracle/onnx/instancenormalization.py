@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from opconform.oracle.kernels.linalg import standardize
+from opconform.oracle.kernels.linalg import narrow, standardize
 
 
 def run(spec, inputs, attributes, policies):
@@ -12,4 +12,4 @@ def run(spec, inputs, attributes, policies):
     normalized, _, _ = standardize(x, tuple(range(2, x.ndim)), attributes["epsilon"], np.float64)
     with np.errstate(all="ignore"):
         y = normalized * scale.astype(np.float64).reshape(channel) + bias.astype(np.float64).reshape(channel)
-    return (y.astype(x.dtype),)
+    return (narrow(y, x.dtype),)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from opconform.oracle.kernels.linalg import widen
+from opconform.oracle.kernels.linalg import narrow, widen
 
 
 def run(spec, inputs, attributes, policies):
@@ -15,10 +15,11 @@ def run(spec, inputs, attributes, policies):
     # channel c sums channels [c - below, c + above]; zero padding stands for the clipped ends
     pad = [(0, 0)] * x.ndim
     pad[1] = (below, above)
-    if x.shape[1] == 0:  # no channels: nothing to sum (and no window fits the padding alone)
-        square_sum = w * w
-    else:
-        square_sum = sliding_window_view(np.pad(w * w, pad), size, axis=1).sum(axis=-1)
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):  # squares of huge values overflow to inf, NaN stays NaN: as meant
+        squares = w * w
+        if x.shape[1] == 0:  # no channels: nothing to sum (and no window fits the padding alone)
+            square_sum = squares
+        else:
+            square_sum = sliding_window_view(np.pad(squares, pad), size, axis=1).sum(axis=-1)
         y = w / (attributes["bias"] + attributes["alpha"] / size * square_sum) ** attributes["beta"]
-    return (y.astype(x.dtype),)
+    return (narrow(y, x.dtype),)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from opconform.oracle.kernels.indexing import nll_loss
-from opconform.oracle.kernels.linalg import log_softmax
+from opconform.oracle.kernels.linalg import log_softmax, narrow
 
 
 def run(spec, inputs, attributes, policies):
@@ -12,4 +12,4 @@ def run(spec, inputs, attributes, policies):
     weights = inputs[2] if len(inputs) > 2 else None
     log_prob = log_softmax(scores, 1)
     loss = nll_loss(log_prob, inputs[1], weights, attributes.get("ignore_index"), attributes["reduction"])
-    return np.asarray(loss).astype(scores.dtype), log_prob.astype(scores.dtype)
+    return narrow(loss, scores.dtype), narrow(log_prob, scores.dtype)
