@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 from hypothesis.control import BuildContext
 from hypothesis.errors import StopTest, UnsatisfiedAssumption
@@ -34,7 +34,7 @@ from hypothesis.internal.conjecture.providers import GLOBAL_CONSTANTS, Hypothesi
 
 from opconform.generator import profiles, strategies
 from opconform.generator.covering import covering_array
-from opconform.generator.factors import constraints, factors
+from opconform.generator.factors import Factor, constraints, factors
 from opconform.model import Case, SpecVersion
 
 _ATTEMPTS_PER_CASE = 30  # give up on a spec after this many rejected draws per case asked
@@ -67,15 +67,19 @@ def draw_one(strategy, source: str):
 
 
 def generate(spec: SpecVersion, count: int, seed: int, *, profile: str | profiles.Profile = "smoke",
-             expect: strategies.ExpectFn | None = None, kind: str = "any") -> list[Case]:
+             expect: strategies.ExpectFn | None = None, kind: str = "any",
+             keep: Callable[[Case], bool] | None = None) -> list[Case]:
     """`count` distinct cases of `spec` (fewer only if the strategy keeps rejecting draws), the
-    same ones for the same arguments; each carries `seed`."""
+    same ones for the same arguments; each carries `seed`. keep: cases it refuses are skipped like
+    rejected draws (the others are the ones drawn without it, in the same order)."""
     strategy = strategies.cases(spec, kind=kind, profile=profile, expect=expect)
     found: dict[str, Case] = {}
     for k in range(count * _ATTEMPTS_PER_CASE):
         if len(found) >= count:
             break
         case = draw_one(strategy, f"{seed}:{spec.id}:{k}")
+        if case is not None and keep is not None and not keep(case):
+            continue
         if case is not None and case.id not in found:
             found[case.id] = dataclasses.replace(case, seed=seed)
     return list(found.values())
@@ -95,11 +99,30 @@ class RowDraws:
     tries: int = 0  # draws made in all (rejected ones included): what the rows cost
 
 
-def spec_rows(spec: SpecVersion, t: int, seed: int | str) -> list[dict[str, Any]]:
+def spec_rows(spec: SpecVersion, t: int, seed: int | str,
+              exclude: Collection[tuple[str, int]] = ()) -> list[dict[str, Any]]:
     """The t-wise covering-array rows of a spec version's factors under its constraints, fixed by
-    the seed and the spec id (the same rows on every machine)."""
+    the seed and the spec id (the same rows on every machine). exclude: (factor name, index in
+    its values) pairs no row may hold, e.g. values a backend does not implement; a factor keeps at
+    least one value (excluding every value of a factor is refused)."""
     cs = constraints(spec)
-    return covering_array(factors(spec), t, allowed=cs, scope=cs.scope, seed=f"{seed}:{spec.id}")
+    return covering_array(restricted(factors(spec), exclude), t, allowed=cs, scope=cs.scope, seed=f"{seed}:{spec.id}")
+
+
+def restricted(fs: Sequence[Factor], exclude: Collection[tuple[str, int]]) -> list[Factor]:
+    """The factors without the excluded (factor name, value index) pairs. Indices, not values:
+    they survive pickling and JSON, where a Class value would lose its identity."""
+    out = []
+    for f in fs:
+        gone = {i for name, i in exclude if name == f.name}
+        if not gone:
+            out.append(f)
+            continue
+        kept = tuple(v for i, v in enumerate(f.values) if i not in gone)
+        if not kept:
+            raise ValueError(f"every value of factor {f.name} excluded; expected at least one left")
+        out.append(dataclasses.replace(f, values=kept))
+    return out
 
 
 def generate_rows(spec: SpecVersion, rows: Sequence[Mapping[str, Any]], seed: int, *,

@@ -14,7 +14,7 @@ import pickle
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 
 _STAGES = ("opconform.specs", "opconform.generator", "opconform.oracle")
@@ -46,22 +46,32 @@ def code_key() -> str:
     return h.hexdigest()[:20]
 
 
-def _path(key: str, spec_id: str, profile: str, seed: int) -> Path:
+def variant(exclude: Iterable[tuple[str, int]]) -> str:
+    """The part of a cache entry's name that the factor values left out of its cases decide (what
+    a backend's probe found unsupported, suites/probe.py): '' when none, so a plan without
+    exclusions is shared by every backend, and one with them is never mixed with another's."""
+    items = sorted(set((str(name), int(i)) for name, i in exclude))
+    if not items:
+        return ""
+    return "-x" + hashlib.sha256(repr(items).encode()).hexdigest()[:12]
+
+
+def _path(key: str, spec_id: str, profile: str, seed: int, variant: str = "") -> Path:
     safe = spec_id.replace("::", "__").replace("/", "_")
-    return root() / "cases" / key / f"{profile}-{seed}" / f"{safe}.pkl"
+    return root() / "cases" / key / f"{profile}-{seed}" / f"{safe}{variant}.pkl"
 
 
-def load(key: str, spec_id: str, profile: str, seed: int) -> Any:
+def load(key: str, spec_id: str, profile: str, seed: int, variant: str = "") -> Any:
     """What store() kept (a plan.SpecCases), or None."""
     try:
-        with open(_path(key, spec_id, profile, seed), "rb") as f:
+        with open(_path(key, spec_id, profile, seed, variant), "rb") as f:
             return pickle.load(f)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
         return None
 
 
-def store(key: str, spec_id: str, profile: str, seed: int, cases: Any) -> None:
-    path = _path(key, spec_id, profile, seed)
+def store(key: str, spec_id: str, profile: str, seed: int, cases: Any, variant: str = "") -> None:
+    path = _path(key, spec_id, profile, seed, variant)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")

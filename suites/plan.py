@@ -15,7 +15,7 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter
-from typing import Callable, Hashable, Iterable, Sequence
+from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -94,20 +94,26 @@ def example_cases(spec: SpecVersion, expect: Callable | None) -> list[Case]:
     return out
 
 
-def cases_for(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, cache_key: str | None = None) -> SpecCases:
+Exclusion = tuple[tuple[str, int], ...]  # (factor name, index in its values): values not to draw
+
+
+def cases_for(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, cache_key: str | None = None,
+              exclude: Exclusion = ()) -> SpecCases:
     """Every case of one spec version under a run profile (runs in a pool process). With a
-    cache_key (see case_cache) the cases are kept for later runs with the same code."""
+    cache_key (see case_cache) the cases are kept for later runs with the same code. exclude:
+    factor values the valid cases must not hold (the backend does not implement them, see
+    suites/probe.py); they change the cases, so they are part of the cache entry's name."""
     from opconform.suites import case_cache
 
     t0 = perf_counter()
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # oracles and relations meet NaN and overflow on purpose
-        result = _generate(spec_id, profile_name, seed)
+        result = _generate(spec_id, profile_name, seed, tuple(exclude))
     if result.error is None:
         result.encoded = [encode_case(c) for c in result.cases]
     result.seconds = perf_counter() - t0
     if cache_key and result.error is None and isinstance(profile_name, str):
-        case_cache.store(cache_key, spec_id, profile_name, seed, result)
+        case_cache.store(cache_key, spec_id, profile_name, seed, result, variant=case_cache.variant(exclude))
     return result
 
 
@@ -117,7 +123,7 @@ def encode_case(case: Case) -> tuple[str, bytes]:
     return d["id"], json.dumps(d, separators=(",", ":")).encode()
 
 
-def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int) -> SpecCases:
+def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, exclude: Exclusion = ()) -> SpecCases:
     from opconform import generator, oracle, specs
 
     result = SpecCases(spec_id)
@@ -131,38 +137,43 @@ def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int) 
             found.setdefault(c.id, c)
         valid: list[Case] = []
         if judged and prof.valid:
-            valid = _valid_cases(spec, prof, seed, expect, result)
+            valid = _valid_cases(spec, prof, seed, expect, result, exclude)
         else:
             result.note = "no oracle: only must-refuse cases and stored examples"
         invalid: list[Case] = []
         if prof.invalid and generator.strategies.error_relations(spec):
-            invalid = generator.generate(spec, prof.invalid, seed, profile=prof.size, expect=oracle.expectation, kind="invalid")
+            # a must-refuse case of a type the backend does not implement is refused for that, not
+            # for the relation it breaks: excluded values are left out of these too
+            invalid = generator.generate(spec, prof.invalid, seed, profile=prof.size, expect=oracle.expectation,
+                                         kind="invalid", keep=_holding_none(spec, exclude))
         _add_with_variants(found, spec, valid, prof.variants_per_case(len(valid)), seed, prof)
         _add_with_variants(found, spec, invalid, prof.variants, seed, prof)
         result.cases = list(found.values())
         if judged and prof.t:
-            result.coverage = exercised_coverage(spec, result.cases, prof.t)
+            result.coverage = exercised_coverage(spec, result.cases, prof.t, exclude)
     except Exception as e:  # noqa: BLE001 - one spec's generator failure must not stop the run
         result.error = f"{type(e).__name__}: {e}".splitlines()[0][:300]
     return result
 
 
 def _valid_cases(spec: SpecVersion, prof: profiles.RunProfile, seed: int, expect: Callable,
-                 result: SpecCases) -> list[Case]:
+                 result: SpecCases, exclude: Exclusion = ()) -> list[Case]:
     """One case per covering-array row (when the profile has rows), then free draws up to
-    prof.valid. Rows no case could hold are kept in result.infeasible with the reason."""
+    prof.valid. Rows no case could hold are kept in result.infeasible with the reason. No case
+    holds an excluded factor value: the rows leave them out, free draws that hold one are skipped."""
     from opconform import generator
     from opconform.generator import sampling
 
     valid: list[Case] = []
     if prof.t:
-        rows = sampling.spec_rows(spec, prof.t, seed)
+        rows = sampling.spec_rows(spec, prof.t, seed, exclude)
         drawn = sampling.generate_rows(spec, rows, seed, profile=prof.size, expect=expect)
         valid = [c for _, c in drawn.cases]
         result.rows, result.infeasible = len(rows), drawn.infeasible
     if len(valid) < prof.valid:
         ids = {c.id for c in valid}
-        free = generator.generate(spec, prof.valid, seed, profile=prof.size, expect=expect, kind="valid")
+        free = generator.generate(spec, prof.valid, seed, profile=prof.size, expect=expect, kind="valid",
+                                  keep=_holding_none(spec, exclude))
         valid += [c for c in free if c.id not in ids][:prof.valid - len(valid)]
     return valid
 
@@ -179,28 +190,52 @@ def _add_with_variants(found: dict[str, Case], spec: SpecVersion, cases: list[Ca
                 found.setdefault(v.id, v)
 
 
-def exercised_coverage(spec: SpecVersion, cases: Sequence[Case], t: int) -> list[dict]:
-    """Pairs (and, for t=3, triples) of factor values the valid cases exercise: one summary per
-    strength, {"t", "total", "exercised"} (see generator/tuple_coverage.py)."""
+def _holding_none(spec: SpecVersion, exclude: Exclusion) -> Callable[[Case], bool] | None:
+    """A test that a case holds none of the excluded factor values (None: nothing excluded)."""
+    if not exclude:
+        return None
+    from opconform.generator import exercised
     from opconform.generator.factors import factors
-    from opconform.generator.tuple_coverage import tuple_coverage
 
     fs = factors(spec)
+    banned = [(f.name, f.values[i]) for f in fs for name, i in exclude if name == f.name]
+    names = {name for name, _ in banned}
+    watched = [f for f in fs if f.name in names]
+
+    def keep(case: Case) -> bool:
+        got = exercised.exercised(spec, watched, case)
+        return not any(exercised.same(got.get(name), value) for name, value in banned)
+
+    return keep
+
+
+def exercised_coverage(spec: SpecVersion, cases: Sequence[Case], t: int, exclude: Exclusion = ()) -> list[dict]:
+    """Pairs (and, for t=3, triples) of factor values the valid cases exercise: one summary per
+    strength, {"t", "total", "exercised"} (see generator/tuple_coverage.py). Excluded factor values
+    (not implemented by the backend) are no tuple to exercise."""
+    from opconform.generator.factors import factors
+    from opconform.generator.sampling import restricted
+    from opconform.generator.tuple_coverage import tuple_coverage
+
+    fs = restricted(factors(spec), exclude)
     valid = [c for c in cases if c.expected.kind != "error" and not c.label.startswith("breaks:")]
     return [tuple_coverage(spec, valid, k, fs).summary() for k in sorted({2, t})]
 
 
 def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
             on_spec: Callable[[SpecCases], None] | None = None, cache_key: str | None = None,
-            timeout: float = 300.0) -> list[SpecCases]:
+            timeout: float = 300.0, excluded: Mapping[str, Exclusion] | None = None) -> list[SpecCases]:
     """Cases of every spec version, generated `jobs` at a time in killable processes (a spec
-    whose generation passes `timeout` seconds gets an error instead of cases); in spec order."""
+    whose generation passes `timeout` seconds gets an error instead of cases); in spec order.
+    excluded: per spec id, factor values its valid cases must not hold (see cases_for)."""
     from opconform.suites import case_cache
 
+    excluded = excluded or {}
     done: dict[str, SpecCases] = {}
     todo = []
     for sid in spec_ids:
-        hit = case_cache.load(cache_key, sid, profile_name, seed) if cache_key else None
+        hit = case_cache.load(cache_key, sid, profile_name, seed, variant=case_cache.variant(excluded.get(sid, ()))) \
+            if cache_key else None
         if hit is not None:
             done[sid] = SpecCases(sid, hit.cases, note=hit.note, cached=True, encoded=hit.encoded, rows=hit.rows,
                                   infeasible=hit.infeasible, coverage=hit.coverage)
@@ -215,7 +250,8 @@ def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
     def failed(i: int, why: str) -> None:
         finished(i, SpecCases(todo[i], error=why))
 
-    taskpool.run(cases_for, [(sid, profile_name, seed, cache_key) for sid in todo], jobs=jobs, timeout=timeout,
+    taskpool.run(cases_for, [(sid, profile_name, seed, cache_key, tuple(excluded.get(sid, ()))) for sid in todo],
+                 jobs=jobs, timeout=timeout,
                  on_done=finished, on_failed=failed)
     return [done[sid] for sid in spec_ids]
 

@@ -13,6 +13,10 @@ generator/factors.py), one case per row, so every pair (ci) or triple (certify) 
 is exercised; then free draws fill up to `valid`. A spec with more rows than `valid` gets more
 valid cases and fewer variants each (`variants_per_case`), so its valid budget,
 valid * (1 + variants) cases, stays about what it was; variants never go below 0.
+
+Probing (`probe`, ci and certify): before drawing, the run asks the backend which factor values
+it implements (one small case per value, suites/probe.py) and the rows leave out the ones it does
+not; smoke skips it to stay fast, and ci-norows is the baseline without rows.
 """
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ class RunProfile:
     variants: int  # value variants per generated case (same signature; duplicates dropped)
     size: str  # generator size profile (opconform.generator.PROFILES)
     t: int = 0  # covering strength of the valid cases' rows (0: no rows, every valid case drawn freely)
+    probe: bool = False  # ask the backend first which factor values it implements (suites/probe.py); rows only
 
     def variants_per_case(self, valid_cases: int) -> int:
         """Value variants per valid case when a spec has `valid_cases` of them: `variants` up to
@@ -38,8 +43,8 @@ class RunProfile:
 
 PROFILES: dict[str, RunProfile] = {
     "smoke": RunProfile("smoke", valid=6, invalid=3, variants=2, size="smoke"),
-    "ci": RunProfile("ci", valid=10, invalid=6, variants=15, size="ci", t=2),
-    "certify": RunProfile("certify", valid=40, invalid=20, variants=10, size="certify", t=3),
+    "ci": RunProfile("ci", valid=10, invalid=6, variants=15, size="ci", t=2, probe=True),
+    "certify": RunProfile("certify", valid=40, invalid=20, variants=10, size="certify", t=3, probe=True),
     # ci as it was before covering rows (every valid case drawn freely): the baseline that
     # benchmarks/bench_coverage.py and a wall-time comparison run against
     "ci-norows": RunProfile("ci-norows", valid=10, invalid=6, variants=15, size="ci", t=0),

@@ -54,6 +54,16 @@ def timing_line(summary: RunSummary) -> str:
             f"harness {summary.harness_seconds:.1f} s; generation {summary.generation_seconds:.1f} s")
 
 
+def unsupported_lines(summary: RunSummary) -> list[str]:
+    """The factor values the backend does not implement (found by probing), once each, per spec."""
+    from opconform.suites import probe
+
+    lines = probe.summary_lines(summary.backend, summary.unsupported_factors)
+    if summary.probes:
+        lines.append(f"{'  ' if lines else ''}probing: {summary.probes} probe cases in {summary.probe_seconds:.1f} s")
+    return lines
+
+
 def problem_lines(summary: RunSummary, harness_limit: int = 10) -> list[str]:
     """Spec versions not run, and harness errors (not verdicts): one line each."""
     lines = [f"not run: {spec_id}: {err}" for spec_id, err in summary.generation_errors.items()]
@@ -76,6 +86,9 @@ class LineProgress(Listener):
 
     def _line(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
+
+    def probing(self, backend: str, total_specs: int) -> None:
+        self._line(f"asking {backend} which factor values it implements ({total_specs} spec versions; cached per backend version)")
 
     def planning(self, total_specs: int) -> None:
         self._line(f"generating cases for {total_specs} spec versions")
@@ -124,7 +137,7 @@ def summary_lines(summary: RunSummary, limit: int | None = None) -> list[str]:
     if len(rows) > len(failing):
         lines.append(f"  {len(rows) - len(failing)} {'other ' if failing else ''}spec versions without a failure (pass or unsupported only)")
     lines.append(f"total: {counts_words(summary.totals) or 'no cases'}")
-    return lines + [timing_line(summary)] + problem_lines(summary)
+    return lines + [timing_line(summary)] + unsupported_lines(summary) + problem_lines(summary)
 
 
 def _counts_markup(counts: Counter) -> str:
@@ -147,6 +160,10 @@ class RichProgress(Listener):
         self.counts: Counter = Counter()
         self.task = None
         self._pending, self._shown = 0, 0.0
+
+    def probing(self, backend: str, total_specs: int) -> None:
+        self.console.print(f"asking {backend} which factor values it implements ({total_specs} spec versions)",
+                           markup=False, highlight=False)
 
     def planning(self, total_specs: int) -> None:
         self.progress.start()
@@ -201,5 +218,7 @@ def print_summary(summary: RunSummary, console: Console) -> None:
         return
     console.print(table)
     console.print(timing_line(summary), highlight=False)
+    for line in unsupported_lines(summary):
+        console.print(line, markup=False, highlight=False)
     for line in problem_lines(summary):
         console.print(line, style="yellow", markup=False, highlight=False)

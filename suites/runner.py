@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from opconform import __version__, backends, specs
 from opconform.model import Outcome
 from opconform.specs.loader import check_pattern, globs
-from opconform.suites import case_cache, plan, profiles, record, results
+from opconform.suites import case_cache, plan, probe, profiles, record, results
 from opconform.suites.pool import WorkerPool
 
 
@@ -38,11 +38,19 @@ class RunConfig:
     batch_size: int = 64
     case_cache: bool = True  # reuse cases generated before with the same code (suites/case_cache.py)
     generation_timeout: float = 300.0  # seconds per spec version; a slower one is reported, not waited for
+    # ask the backend first which factor values it implements, where the profile probes (suites/probe.py);
+    # None on a resumed run recorded before probing existed: it did not probe
+    probe: bool | None = True
     command: str = ""
 
     # settings a resumed run must keep (they decide which cases exist), with their command-line flags
     FIXED = {"backend": "--backend", "spec_pattern": "--spec", "profile": "--profile", "seed": "--seed",
-             "shard": "--shard", "cases_from": "--cases-from"}
+             "shard": "--shard", "cases_from": "--cases-from", "probe": "--no-probe"}
+
+    @property
+    def probing(self) -> bool:
+        """Whether this run probes: asked for, a profile that probes, and cases drawn here."""
+        return bool(self.probe) and profiles.get(self.profile).probe and not self.cases_from
 
 
 @dataclass
@@ -61,6 +69,11 @@ class RunSummary:
     harness_errors: list[dict] = field(default_factory=list)
     not_applicable: list[str] = field(default_factory=list)  # specs of another dialect
     notes: dict[str, str] = field(default_factory=dict)
+    backend: str = ""
+    # spec id -> [{"factor", "value", "message"}]: factor values the backend does not implement
+    unsupported_factors: dict[str, list[dict]] = field(default_factory=dict)
+    probe_seconds: float = 0.0  # wall time of probing (0 when answered from the cache or not probing)
+    probes: int = 0  # probe cases run in this session
 
     @property
     def totals(self) -> Counter:
@@ -73,6 +86,7 @@ class RunSummary:
 class Listener:
     """Progress hooks; the command line shows a progress bar through them."""
 
+    def probing(self, backend: str, total_specs: int) -> None: ...
     def planning(self, total_specs: int) -> None: ...
     def spec_planned(self, sc: plan.SpecCases) -> None: ...
     def executing(self, total_cases: int, already_done: int) -> None: ...
@@ -92,6 +106,7 @@ def start_meta(config: RunConfig, backend: backends.Backend) -> dict:
         "spec_pattern": config.spec_pattern,
         "cases_from": config.cases_from,
         "shard": config.shard,
+        "probe": config.probe,
         "started": results.now(),
         "finished": None,
         "machine": results.machine(),
@@ -103,6 +118,8 @@ def _same(key: str, given: Any, recorded: Any) -> bool:
     """Whether a setting given again on resume says what the record says (spellings aside)."""
     if given == recorded:
         return True
+    if key == "probe":  # None: recorded before probing existed, when no run probed
+        return bool(given) == bool(recorded)
     if recorded is None:
         return False
     if key == "spec_pattern":
@@ -115,6 +132,8 @@ def _same(key: str, given: Any, recorded: Any) -> bool:
 
 
 def _shown(flag: str, value: Any) -> str:
+    if isinstance(value, bool):  # a switch: given or not
+        return flag if value is False else f"no {flag}"
     return f"no {flag}" if value is None else f"{flag} {shlex.quote(str(value))}"
 
 
@@ -137,6 +156,40 @@ def resumed_config(config: RunConfig, given: Mapping[str, Any] | None = None) ->
             raise ValueError(f"--resume --out {out}: {_shown(flag, value)} contradicts the recorded run "
                              f"({_shown(flag, recorded[key])}); leave {flag} out to continue that run, or choose another --out")
     return replace(config, **recorded, resume=True)
+
+
+def _probe(config: RunConfig, backend: backends.Backend, spec_ids: list[str], summary: RunSummary,
+           listener: Listener) -> probe.Survey | None:
+    """Ask the backend which factor values it implements (where this run probes); the answers
+    go to the summary."""
+    if not config.probing or not spec_ids:
+        return None
+    listener.probing(backend.name, len(spec_ids))
+    survey = probe.survey(backend, backend.ref or config.backend, spec_ids, jobs=config.jobs, timeout=config.timeout,
+                          memory_limit_mb=config.memory_limit_mb, generation_timeout=config.generation_timeout)
+    summary.unsupported_factors = survey.unsupported_factors()
+    summary.probe_seconds, summary.probes = survey.seconds, survey.probes
+    return survey
+
+
+def _probing_meta(survey: probe.Survey) -> dict:
+    return {"probes": survey.probes, "spec_versions_probed": survey.asked, "spec_versions_cached": survey.cached,
+            "seconds": round(survey.seconds, 3), "errors": survey.errors}
+
+
+def _add_evidence(planned: list[plan.SpecCases], evidence: Mapping[str, list]) -> None:
+    """The probe case of each unsupported factor value joins its spec version's cases: the one
+    result that shows the backend's answer (no other case holds that value)."""
+    for sc in planned:
+        if sc.spec_id not in evidence:
+            continue
+        have = {e[0] for e in sc.encoded} if sc.encoded else {c.id for c in sc.cases}
+        extra = [c for c in evidence[sc.spec_id] if c.id not in have]
+        if not extra:
+            continue
+        if sc.encoded is not None and len(sc.encoded) == len(sc.cases):
+            sc.encoded = list(sc.encoded) + [plan.encode_case(c) for c in extra]
+        sc.cases = list(sc.cases) + extra
 
 
 def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
@@ -162,6 +215,12 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
             raise ValueError(f"--spec {config.spec_pattern!r} matches no spec version; see `opconform validate`")
         mine = [v for v in versions if v.dialect in backend.dialects]
         summary.not_applicable = [v.id for v in versions if v.dialect not in backend.dialects]
+        refused = {v.id: reason for v in mine if (reason := backend.accepts(v))}
+        summary.backend = backend.name
+        survey = _probe(config, backend, [v.id for v in mine if v.id not in refused], summary, listener)
+        if survey is not None:
+            meta.update(unsupported_factors=summary.unsupported_factors, probing=_probing_meta(survey))
+            results.write_run(out, meta)
         listener.planning(len(mine))
         t0 = perf_counter()
         if config.cases_from:
@@ -169,7 +228,9 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         else:
             key = case_cache.code_key() if config.case_cache else None
             planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned,
-                                   key, config.generation_timeout)
+                                   key, config.generation_timeout, excluded=survey.excluded() if survey else None)
+            if survey is not None:
+                _add_evidence(planned, survey.evidence())
         summary.generation_seconds = perf_counter() - t0
         for sc in planned:
             if sc.error:
@@ -177,7 +238,6 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
             if sc.note:
                 summary.notes[sc.spec_id] = sc.note
 
-        refused = {v.id: reason for v in mine if (reason := backend.accepts(v))}
         encoded = {id(c): e for sc in planned if sc.encoded for c, e in zip(sc.cases, sc.encoded)}
         todo = [(sc.spec_id, c) for sc in planned for c in sc.cases
                 if (encoded[id(c)][0] if id(c) in encoded else c.id) not in writer.done]

@@ -45,6 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run the cases recorded in another results directory instead of generating (same cases, another backend)")
     p.add_argument("--generation-timeout", type=_positive(float), default=300.0, metavar="S",
                    help="seconds to generate one spec version's cases before giving up on it (default 300)")
+    p.add_argument("--no-probe", dest="probe", action="store_const", const=False, default=None,
+                   help="do not ask the backend first which element types and attribute values it implements "
+                        "(ci and certify do; their covering rows then leave the unsupported ones out)")
     p.add_argument("--no-case-cache", dest="case_cache", action="store_false",
                    help="generate every case afresh instead of reusing cases generated before with the same code")
     p.add_argument("--shrink", action="store_true", help="after the run, shrink each failure group to a minimal case (see `opconform shrink`)")
