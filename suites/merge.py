@@ -134,6 +134,13 @@ def merged_run(dirs: Sequence[ResultsDir]) -> dict:
         run["generation_errors"] = {k: v for r in runs for k, v in (r.get("generation_errors") or {}).items()}
     if any("harness_errors" in r for r in runs):
         run["harness_errors"] = [e for r in runs for e in (r.get("harness_errors") or [])]
+    if any("unsupported_factors" in r for r in runs):  # every shard probes: keep each value once
+        merged: dict[str, list] = {}
+        for r in runs:
+            for sid, values in (r.get("unsupported_factors") or {}).items():
+                known = {(v.get("factor"), v.get("value")) for v in merged.setdefault(sid, [])}
+                merged[sid] += [v for v in values if (v.get("factor"), v.get("value")) not in known]
+        run["unsupported_factors"] = merged
     starts = [r["started"] for r in runs if r.get("started")]
     ends = [r["finished"] for r in runs if r.get("finished")]
     run["started"] = min(starts) if starts else None

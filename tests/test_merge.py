@@ -68,6 +68,18 @@ def test_merge_adds_up_the_runners_totals(tmp_path):
     assert run["cases"] == len(rs) and run["verdicts"] == {"pass": 3} and run["harness_errors"] == ["e1", "e2"]
 
 
+def test_merge_keeps_every_shards_unsupported_factor_values_once(tmp_path):
+    rs = every_verdict()
+    u8 = {"factor": "type:T", "value": "uint8", "message": "not implemented"}
+    u16 = {"factor": "type:T", "value": "uint16", "message": "not implemented"}
+    found = {1: {"onnx::Unique-11": [u8]}, 2: {"onnx::Unique-11": [u8, u16], "onnx::Abs-13": [u8]}}
+    dirs = [write_dir(tmp_path / f"s{k}", rs[k - 1::2], {**run_json("alpha"), "shard": f"{k}/2", "unsupported_factors": found[k]})
+            for k in (1, 2)]
+    assert main(["merge", *map(str, dirs), "--out", str(tmp_path / "m")]) == 0
+    run = json.loads((tmp_path / "m" / "run.json").read_text())
+    assert run["unsupported_factors"] == {"onnx::Unique-11": [u8, u16], "onnx::Abs-13": [u8]}
+
+
 def test_ci_example_commands_parse(tmp_path):
     """Every opconform command of docs/ci-github-actions.yml is accepted by the real argument parser."""
     import re
