@@ -2,11 +2,13 @@
 
     >>> from opconform.generator.exercised import exercised, mismatches
     >>> got = exercised(spec, fs, case)      # {"type:T": "float32", "attr:axis": <negative>, ...}
+    >>> got["values:input"]                  # frozenset({"nan", "zero", ...}): every class it holds
     >>> mismatches(spec, row, got)           # [] when the case holds every value the row pins
 
 Read from the case itself (element types of its arrays, the attributes as set, which inputs are
 given, which outputs are asked), never from the row it was drawn for: a hook that overrode a pin
-shows up here. A value no factor value stands for (an int attribute 3 when the factor lists
+shows up here. A `values:<input>` factor is the set of value classes the input holds (one array
+holds several): a row's class is held when it is in the set. A value no factor value stands for (an int attribute 3 when the factor lists
 -1, 0, 1) is None, and so is the element type of a type variable whose every input is absent.
 Works on a `Case` and on a `Draft` (both have attributes, inputs and outputs_requested).
 """
@@ -17,6 +19,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from opconform import dtypes
+from opconform.generator import value_classes
 from opconform.generator.factors import (
     ABOVE_MIN, BELOW_MAX, GIVEN, INTERIOR, NEGATIVE, NON_DEFAULT, NON_NEGATIVE, OMITTED, Class, Factor,
 )
@@ -39,6 +42,10 @@ def exercised(spec: SpecVersion, fs: Sequence[Factor], case: Any) -> dict[str, A
         elif f.kind == "outputs":
             asked = tuple(bool(b) for b in case.outputs_requested)
             out[f.name] = asked if asked in f.values else None
+        elif f.kind == "values":
+            i = [p.name for p in spec.inputs].index(f.target)
+            x = case.inputs[i] if i < len(case.inputs) else None
+            out[f.name] = value_classes.classes_held(x) & frozenset(f.values)
     return out
 
 
@@ -69,7 +76,10 @@ def _normal(a: Attribute, v: Any) -> Any:
 
 
 def same(a: Any, b: Any) -> bool:
-    """Factor value equality: classes by identity, True and 1 apart (they compare equal in Python)."""
+    """Factor value equality: classes by identity, True and 1 apart (they compare equal in Python);
+    a set of value classes (a `values:` factor) holds each of its members."""
+    if isinstance(a, frozenset) != isinstance(b, frozenset):
+        return (b in a) if isinstance(a, frozenset) else (a in b)
     if isinstance(a, Class) or isinstance(b, Class):
         return a is b
     if isinstance(a, bool) != isinstance(b, bool):

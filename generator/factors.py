@@ -16,6 +16,7 @@ one from, for choices with no finite list (an axis relative to the rank, a float
 | --- | --- | --- |
 | `type:<T>` | type | every element type of type variable T that NumPy can hold (`opconform.dtypes`); one factor per type variable used by an input, shared by its ports |
 | `type:<port>` | type | the same, for an input port with its own list of types (no type variable) |
+| `values:<input>` | values | for an input an output converts (`converted_from`): the value classes of its element types (`values.value_classes`: zero, -0.0, NaN, +-inf, subnormal, max, lowest, just past the narrower type, -1, empty tensor, ...) |
 | `attr:<name>` | attribute | see below; `OMITTED` too unless the attribute is required |
 | `input:<name>` | presence | True, False: whether an optional (non-variadic) input is given |
 | `outputs` | outputs | `Case.outputs_requested` tuples: required outputs always asked, every subset of the optional ones (up to 4 optional; past that: none, each alone, all); all-False is left out |
@@ -28,7 +29,8 @@ Attribute values, by declaration:
 - int with a fixed range: every value when it spans at most 8, else both bounds and `INTERIOR`;
   a half-open range: its bound and `ABOVE_MIN` (or `BELOW_MAX`).
 - other ints: -1, 0, 1 and the default (sign classes of a count, diagonal, index...).
-- float: the default and `NON_DEFAULT` (a fixed range adds its bounds).
+- float: the default and `NON_DEFAULT` (a fixed range adds its bounds; a `domain` keeps
+  `NON_DEFAULT` inside it and weights its bounds, see generator/domains.py).
 - bool: True, False.
 - anything else (free strings, lists, tensors): `GIVEN` (a drawn value) against `OMITTED`.
 Concrete values a relation that reads only this attribute rules out (`periodic in (0, 1)`,
@@ -41,7 +43,10 @@ factor it reads is assigned; it rules an assignment out when its guard holds and
 not. A value it cannot judge (a `Class`, the element type of an absent input) leaves it
 unjudged, so the relation stays a filter at draw time, as every relation on shapes or values
 does. Relations no assignment can break (the implicit `<input>_type`, `<attr>_allowed`, ...)
-are dropped, so a constraint's scope stays small.
+are dropped, so a constraint's scope stays small. A `values:<input>` factor adds one constraint:
+the class is one the element type has, and some member of it keeps every relation defined under
+the row's element types and attributes (generator/value_classes.py probes the relations: NaN ->
+int32 is undefined by Cast's `float_to_int_in_range`, so no valid row pairs them).
 """
 from __future__ import annotations
 
@@ -54,6 +59,7 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 
 from opconform import dtypes, specs
+from opconform.generator import value_classes, values
 from opconform.model import Attribute, Port, Relation, SpecVersion
 from opconform.specs import expr
 
@@ -110,6 +116,8 @@ def factors(spec: SpecVersion) -> list[Factor]:
 def _all_factors(spec: SpecVersion) -> list[Factor]:
     """Every factor, single-valued ones included (they bind constants in constraints)."""
     out = list(_type_factors(spec))
+    out += [Factor(value_classes.factor_name(p), value_classes.factor_values(representable(p.types)), "values", p.name)
+            for p in value_classes.converted_inputs(spec)]
     unary = _unary_constraints(spec)
     out += [_attribute_factor(spec, a, unary.get(a.name, ())) for a in spec.attributes]
     out += [Factor(f"input:{p.name}", (True, False), "presence", p.name)
@@ -359,7 +367,47 @@ def constraints(spec: SpecVersion, *, kinds: tuple[str, ...] = ("error", "undefi
         c = binder.constraint(r)
         if c is not None and not _never_broken(c, binder):
             items.append(c)
+    if set(kinds) >= {"error", "undefined"}:  # the probe keeps every relation, of either kind
+        items += [_values_constraint(spec, binder, p) for p in value_classes.converted_inputs(spec)
+                  if value_classes.factor_name(p) in binder.factors]
     return Constraints(tuple(items))
+
+
+def _values_constraint(spec: SpecVersion, binder: "_Binder", port: Port) -> Constraint:
+    """`values:<port>`: the class is one of the element type's, with a member the relations leave
+    defined under the attributes and element types the assignment gives (see value_classes)."""
+    attr_names, input_names = value_classes.reads(spec, port)
+    inputs = {p.name: p for p in spec.inputs}
+    attributes = {f"attr:{n}": n for n in sorted(attr_names)}
+    types = {n: type_factor_name(inputs[n]) for n in sorted(input_names)}
+    presence = {n: f"input:{n}" for n in sorted(input_names) if inputs[n].optional}
+    own_type, own_values = type_factor_name(port), value_classes.factor_name(port)
+    reads = [own_type, own_values, *attributes, *types.values(), *presence.values()]
+    scope = tuple(dict.fromkeys(n for n in reads if n in binder.factors))
+
+    def test(assignment: Mapping[str, Any]) -> bool:
+        get = lambda name: assignment.get(name, binder.constants.get(name, _UNJUDGED))  # noqa: E731
+        dtype, cls = get(own_type), get(own_values)
+        if not isinstance(dtype, str) or not isinstance(cls, str):
+            return True
+        if cls not in values.value_classes(dtype):
+            return False
+        attrs = {}
+        for factor, name in attributes.items():
+            v = get(factor)
+            if isinstance(v, Class) and v is not OMITTED or v is _UNJUDGED:
+                return True  # a class of attribute values: left to the draw-time filter
+            if v is not OMITTED:
+                attrs[name] = v
+        given = {}
+        for name, factor in types.items():
+            present = get(presence[name]) if name in presence else True
+            if present is _UNJUDGED or (present is True and not isinstance(get(factor), str)):
+                return True
+            given[name] = get(factor) if present is True else None
+        return cls in value_classes.allowed_members(spec, port.name, dtype, attrs, given)
+
+    return Constraint(f"{own_values}_defined", "undefined", scope, test)
 
 
 def _unary_constraints(spec: SpecVersion) -> dict[str, tuple[Callable[[Any], bool], ...]]:

@@ -11,6 +11,7 @@ a pin is never silently dropped.
 
     >>> from opconform.generator import pins
     >>> pins.pinned(d, "attr:axis")          # the row's value, or pins.UNPINNED
+    >>> pins.input_values(draw, d, 0)         # input 0 redrawn to hold the row's value class
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import Any, Sequence
 
 from hypothesis import strategies as st
 
-from opconform.generator import values
+from opconform.generator import value_classes, values
 from opconform.generator.draft import Draft
 from opconform.generator.factors import (
     ABOVE_MIN, BELOW_MAX, GIVEN, INTERIOR, NEGATIVE, NON_DEFAULT, NON_NEGATIVE, OMITTED, Class, type_factor_name,
@@ -130,3 +131,25 @@ def class_values(a: Attribute, cls: Class, bounds: tuple[Any, Any] | None, base:
 
 def _ints(lo: int, hi: int) -> st.SearchStrategy[int]:
     return st.integers(lo, hi) if lo <= hi else st.nothing()
+
+
+def input_values(draw, d: Draft, i: int) -> None:
+    """Input i made to hold the row's `values:<input>` class (value_classes.fill), when the row
+    pins one and the input is given; a scalar becomes rank 1 where the port allows, so that every
+    class the row allows fits in (see value_classes.fill). Call it after the input is drawn (a hook
+    that redraws the input calls it again at the end). A class the row's element types and
+    attributes leave undefined (NaN to int32) is left as drawn: the case then does not hold the
+    row and is rejected."""
+    port = d.spec.inputs[min(i, len(d.spec.inputs) - 1)]
+    pin = pinned(d, value_classes.factor_name(port))
+    x = d.inputs[i] if i < len(d.inputs) else None
+    if pin is UNPINNED or x is None:
+        return
+    names = [p.name for p in d.spec.inputs]
+    _, readers = value_classes.reads(d.spec, port)
+    types = {n: (d.dtypes[names.index(n)] if d.present[names.index(n)] else None) for n in readers}
+    allowed = value_classes.allowed_members(d.spec, port.name, d.dtypes[i], d.attributes, types)
+    if pin not in allowed or (pin == values.EMPTY_TENSOR and x.ndim == 0 and port.rank_max == 0):
+        return
+    grow = port.rank_max is None or port.rank_max >= 1
+    d.inputs[i] = value_classes.fill(draw, d.dtypes[i], x.shape, pin, allowed, grow=grow)

@@ -7,7 +7,8 @@
 The tuples to exercise are every allowed t-tuple of factor values (t factors, one value each, some
 row allowed by the spec's constraints holds them): exactly the tuples a covering array of the
 spec holds, whatever its seed. Each case counts for the values it really holds
-(generator/exercised.py), not for the row it was drawn for. Tuples naming the element type of a
+(generator/exercised.py), not for the row it was drawn for; an input holding several value
+classes exercises each of them. Tuples naming the element type of a
 type variable together with the absence of its only inputs are no tuple anyone can exercise, and
 are left out of the total.
 (Not reports/coverage.py, the report's operator table: this is the generator's own measure.)
@@ -68,9 +69,11 @@ def held(spec: SpecVersion, fs: Sequence[Factor], cases: Iterable[Any], t: int) 
             continue
         seen_rows.add(key)
         for combo in combos:
-            vals = tuple(got[n] for n in combo)
-            if all(v is not None for v in vals):
-                out.add((combo, vals))
+            # a `values:` factor holds a set of classes: the case exercises each of them
+            options = [sorted(got[n], key=str) if isinstance(got[n], frozenset) else [got[n]] for n in combo]
+            for vals in itertools.product(*options):
+                if all(v is not None for v in vals):
+                    out.add((combo, vals))
     return out
 
 

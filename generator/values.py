@@ -21,13 +21,20 @@ from hypothesis import strategies as st
 from opconform import dtypes
 
 __all__ = ["elements", "arrays", "edge_values", "edge_classes", "classes_in", "nan_payloads_in", "NARROWER",
-           "from_elements", "storage_elements", "pick", "sweep"]
+           "from_elements", "storage_elements", "pick", "sweep", "EMPTY_TENSOR", "CLASS_ORDER", "value_classes"]
 
 # the next narrower type of each type: values beyond it / finer than it are edge values
 NARROWER = {
     "float64": "float32", "float32": "bfloat16", "bfloat16": "float8e4m3fn", "float16": "float8e4m3fn",
     "int64": "int32", "int32": "int16", "int16": "int8", "uint64": "uint32", "uint32": "uint16", "uint16": "uint8",
 }
+# a class of tensors rather than of elements: no element at all (a zero-sized side, any rank)
+EMPTY_TENSOR = "empty_tensor"
+# every class name in one fixed order (zero first: the plainest, defined for every conversion),
+# so a factor built from several element types lists its classes the same way in every process
+CLASS_ORDER = ("zero", "-0.0", "nan", "+inf", "-inf", "subnormal", "smallest_normal", "max", "lowest",
+               "beyond_narrower", "below_narrower_precision", "minus_one", "beyond_float64_exact",
+               "false", "true", "empty", "non_ascii", "long", EMPTY_TENSOR)
 _UINT_FOR_BYTES = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 _STRINGS = ["", "a", "ab", "A", "\u00e4", "\u65e5\u672c", "a b", "zz" * 20, "0", "-"]
 
@@ -74,6 +81,7 @@ def _float_specials(name: str) -> dict[str, tuple[int, ...]]:
         f = table.astype(np.float64)
         nan = np.isnan(f)
         classes = {
+            "zero": bits[(f == 0) & ~np.signbit(f)],
             "nan": bits[nan],
             "+inf": bits[np.isposinf(f)],
             "-inf": bits[np.isneginf(f)],
@@ -87,6 +95,9 @@ def _float_specials(name: str) -> dict[str, tuple[int, ...]]:
     fine = _finer_than_narrower(name)
     if fine is not None:
         out["below_narrower_precision"] = fine
+    past = _past_narrower_range(name)
+    if past:
+        out["beyond_narrower"] = past
     return out
 
 
@@ -106,6 +117,36 @@ def _finer_than_narrower(name: str) -> tuple[int, ...] | None:
     one, three = np.array([1.0, -3.0]).astype(dt)
     ulp = _from_bits(name, [int(_to_bits(np.array([one]))[0]) + 1, int(_to_bits(np.array([three]))[0]) + 1])
     return tuple(int(b) for b in _to_bits(ulp))
+
+
+def _past_narrower_range(name: str) -> tuple[int, ...]:
+    """Values just past the next narrower type's largest finite value, both signs: the first one
+    above it (round-to-nearest brings it back to that maximum) and the first at or above the
+    halfway point to the next step (the rounding tie: narrowing goes past the range, to inf, NaN
+    or a saturated value by the target's rules)."""
+    narrower = NARROWER.get(name)
+    if narrower is None or dtypes.get(narrower).kind != "float":
+        return ()
+    dt, nt = _np(name), _np(narrower)
+    top = float(ml_dtypes.finfo(nt).max)
+    below = float(_from_bits(narrower, [int(_to_bits(np.array([top], dtype=nt))[0]) - 1])[0])
+    out = []
+    for target, strictly in ((top, True), (top + (top - below) / 2, False)):
+        with np.errstate(over="ignore", invalid="ignore"):
+            v = np.array([target]).astype(dt)
+            b = int(_to_bits(v)[0])
+            if float(v[0]) < target or (strictly and float(v[0]) == target):
+                b += 1  # the next value of this type up (positive floats: the next bit pattern)
+            if np.isfinite(float(_from_bits(name, [b])[0].astype(np.float64))):
+                out.append(b)
+    sign = 1 << (_bits(name) - 1)
+    return tuple(dict.fromkeys(out + [b | sign for b in out]))
+
+
+def value_classes(name: str) -> tuple[str, ...]:
+    """The value classes of an element type in CLASS_ORDER: its edge classes and the empty tensor."""
+    own = edge_classes(name) | {EMPTY_TENSOR}
+    return tuple(c for c in CLASS_ORDER if c in own)
 
 
 @lru_cache(maxsize=None)

@@ -40,6 +40,25 @@ class Port:
     min_arity: int = 1
     constant: bool = False  # must be a constant (initializer / ov Constant)
     text: str = ""
+    converted_from: str | None = None  # output only: holds this input's values converted to its type
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The values a numeric attribute is given a meaning for, and those models use."""
+
+    min: float | None = None  # None: unbounded below
+    max: float | None = None
+    exclusive_min: bool = False
+    exclusive_max: bool = False
+    typical: tuple[float, float] | None = None  # [lo, hi] where models' values lie
+    on_violation: str = "undefined"  # "error" only where the text says a value outside must be refused
+    text: str = ""
+
+    def contains(self, v: float) -> bool:
+        above = self.min is None or (v > self.min if self.exclusive_min else v >= self.min)
+        below = self.max is None or (v < self.max if self.exclusive_max else v <= self.max)
+        return bool(above and below)
 
 
 @dataclass(frozen=True)
@@ -51,6 +70,7 @@ class Attribute:
     allowed: tuple[Any, ...] | None = None
     range: tuple[Any, Any] | None = None  # (lo, hi), either None for open
     text: str = ""
+    domain: Domain | None = None  # numeric attributes: meaningful and typical values
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import yaml
 
 from opconform import dtypes, tensors
 from opconform.model import (
-    Attribute, Erratum, Example, Policy, Port, Relation, Source, Spec, SpecError, SpecVersion, Tolerance,
+    Attribute, Domain, Erratum, Example, Policy, Port, Relation, Source, Spec, SpecError, SpecVersion, Tolerance,
 )
 from opconform.specs import expr
 
@@ -115,9 +115,48 @@ def _ports(items: list, type_vars: dict, where: str, kind: str) -> tuple[Port, .
                 min_arity=p.get("min_arity", 1),
                 constant=p.get("constant", False),
                 text=p.get("text", ""),
+                converted_from=p.get("converted_from"),
             )
         )
     return tuple(out)
+
+
+def _check_converted_from(inputs: tuple[Port, ...], outputs: tuple[Port, ...], where: str) -> None:
+    names = [p.name for p in inputs]
+    for j, p in enumerate(inputs):
+        if p.converted_from is not None:
+            raise SpecError(f"{where}.inputs[{j}] ({p.name}): field converted_from: only an output converts an input")
+    for j, p in enumerate(outputs):
+        if p.converted_from is not None and p.converted_from not in names:
+            raise SpecError(f"{where}.outputs[{j}] ({p.name}): field converted_from: got {p.converted_from!r}, "
+                            f"expected an input name {names}")
+
+
+def _domain(a: dict, w: str) -> Domain | None:
+    """The attribute's `domain`, checked: numeric attributes only, bounds in order, the typical
+    range and the default inside the domain."""
+    d = a.get("domain")
+    if d is None:
+        return None
+    if a["type"] not in ("int", "float"):
+        raise SpecError(f"{w}: field domain: got an attribute of type {a['type']!r}, expected type int or float")
+    for side in ("min", "max"):
+        if d.get(f"exclusive_{side}") and side not in d:
+            raise SpecError(f"{w}: field domain.exclusive_{side}: set without domain.{side}")
+    dom = Domain(min=d.get("min"), max=d.get("max"), exclusive_min=d.get("exclusive_min", False),
+                 exclusive_max=d.get("exclusive_max", False),
+                 typical=tuple(d["typical"]) if "typical" in d else None,
+                 on_violation=d.get("on_violation", "undefined"), text=d.get("text", ""))
+    if dom.min is not None and dom.max is not None and dom.min > dom.max:
+        raise SpecError(f"{w}: field domain: got min {dom.min} > max {dom.max}, expected min <= max")
+    if dom.typical is not None:
+        lo, hi = dom.typical
+        if lo > hi or not (dom.contains(lo) and dom.contains(hi)):
+            raise SpecError(f"{w}: field domain.typical: got {list(dom.typical)}, expected lo <= hi, both inside the domain")
+    default = a.get("default")
+    if isinstance(default, (int, float)) and not isinstance(default, bool) and not dom.contains(default):
+        raise SpecError(f"{w}: field domain: the default {default!r} is outside it")
+    return dom
 
 
 def _tensor(t: dict | None, w: str):
@@ -133,6 +172,7 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
     type_vars = v.get("type_vars", {})
     inputs = _ports(v["inputs"], type_vars, where, "inputs")
     outputs = _ports(v["outputs"], type_vars, where, "outputs")
+    _check_converted_from(inputs, outputs, where)
     attrs = []
     for name, a in v.get("attributes", {}).items():
         if a.get("required") and "default" in a:
@@ -147,6 +187,7 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
                 allowed=tuple(a["allowed"]) if "allowed" in a else None,
                 range=tuple(rng) if rng else None,
                 text=a.get("text", ""),
+                domain=_domain(a, f"{where}.attributes.{name}"),
             )
         )
     attr_names = {a.name for a in attrs}
@@ -254,6 +295,13 @@ def implicit_relations(inputs: tuple[Port, ...], attrs: list[Attribute]) -> list
             if check:
                 out.append(Relation(f"{a.name}_range", check, "error", given,
                                     f"{a.name} must be in [{'-inf' if lo is None else lo}, {'inf' if hi is None else hi}]"))
+        dom = a.domain
+        if dom is not None and (dom.min is not None or dom.max is not None):
+            parts = [f"{dom.min!r} {'<' if dom.exclusive_min else '<='} {a.name}" if dom.min is not None else None,
+                     f"{a.name} {'<' if dom.exclusive_max else '<='} {dom.max!r}" if dom.max is not None else None]
+            check = " and ".join(x for x in parts if x)
+            out.append(Relation(f"{a.name}_domain", check, dom.on_violation, given,
+                                dom.text or f"{a.name} must satisfy {check}"))
     return out
 
 

@@ -156,6 +156,9 @@ def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, 
     return result
 
 
+FREE_DRAWS = 4  # valid cases per spec version drawn without a row, however many rows there are
+
+
 def _valid_cases(spec: SpecVersion, prof: profiles.RunProfile, seed: int, expect: Callable,
                  result: SpecCases, exclude: Exclusion = ()) -> list[Case]:
     """One case per covering-array row (when the profile has rows), then free draws up to
@@ -170,11 +173,15 @@ def _valid_cases(spec: SpecVersion, prof: profiles.RunProfile, seed: int, expect
         drawn = sampling.generate_rows(spec, rows, seed, profile=prof.size, expect=expect)
         valid = [c for _, c in drawn.cases]
         result.rows, result.infeasible = len(rows), drawn.infeasible
-    if len(valid) < prof.valid:
+    # free draws fill up to prof.valid, and there are always a few: pinned rows shape their inputs
+    # to hold the pinned values (a conversion's row holds every value class, so never a scalar or an
+    # empty tensor), and only free draws reach the shapes no factor names
+    wanted = max(prof.valid - len(valid), min(FREE_DRAWS, prof.valid)) if prof.t else prof.valid - len(valid)
+    if wanted > 0:
         ids = {c.id for c in valid}
         free = generator.generate(spec, prof.valid, seed, profile=prof.size, expect=expect, kind="valid",
                                   keep=_holding_none(spec, exclude))
-        valid += [c for c in free if c.id not in ids][:prof.valid - len(valid)]
+        valid += [c for c in free if c.id not in ids][:wanted]
     return valid
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from opconform import dtypes, specs
 from opconform.specs import expr
-from opconform.generator import pins, shapes, values
+from opconform.generator import domains, pins, shapes, values
 from opconform.generator.draft import Draft
 from opconform.generator.factors import OMITTED, Class
 from opconform.model import Attribute, Port
@@ -75,6 +75,10 @@ def attribute_value(a: Attribute, bounds: tuple[Any, Any] | None = None) -> st.S
     `bounds`: the range with expressions already evaluated (see attribute_bounds)."""
     if a.allowed is not None:
         return st.sampled_from(list(a.allowed))
+    if a.domain is not None and a.type in ("int", "float"):  # what models use, inside the domain
+        lo, hi = bounds if bounds is not None else (a.range if a.range is not None and not is_dependent(a) else (None, None))
+        inside = domains.inside(a)
+        return inside if lo is None and hi is None else inside.filter(lambda v: _within(v, lo, hi))
     if a.type == "int":
         lo, hi = bounds if bounds is not None else (a.range if a.range is not None and not is_dependent(a) else (None, None))
         if lo is not None and hi is not None and lo > hi:
@@ -100,6 +104,10 @@ def attribute_value(a: Attribute, bounds: tuple[Any, Any] | None = None) -> st.S
     if a.type == "strings":
         return st.lists(st.text("abc", min_size=1, max_size=3), max_size=3)
     raise NotImplementedError(f"no generic strategy for attributes of type {a.type!r}; write a hook")
+
+
+def _within(v: Any, lo: Any, hi: Any) -> bool:
+    return (lo is None or v >= lo) and (hi is None or v <= hi)
 
 
 def attributes(draw, d: Draft) -> None:
@@ -158,8 +166,11 @@ def input_array(draw, d: Draft, i: int, *, rank: int | None = None, shape: tuple
 
 
 def inputs(draw, d: Draft) -> None:
-    """Each present input independently: a rank within the port's bounds, a small shape, values."""
+    """Each present input independently: a rank within the port's bounds, a small shape, values
+    (holding the row's value class where the row pins one, see pins.input_values)."""
     d.inputs = [input_array(draw, d, i) if present else None for i, present in enumerate(d.present)]
+    for i in range(len(d.inputs)):
+        pins.input_values(draw, d, i)
 
 
 def outputs(draw, d: Draft) -> None:

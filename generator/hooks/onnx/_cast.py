@@ -1,11 +1,13 @@
 """Shared by the Cast and CastLike hooks: inputs whose conversion the text defines (numeric
-literal strings; floats within an integer target's range), which generic values seldom are."""
+literal strings; floats within an integer target's range), which generic values seldom are. A
+row that pins the input's value class (`values:input`) gets that class instead (pins.input_values)."""
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import strategies as st
 
 from opconform import dtypes
+from opconform.generator import pins
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
 
@@ -14,7 +16,11 @@ INTEGER_TEXT = ["0", "1", "-7", "100", "42", "-128", "255"]
 
 
 def convertible_input(draw, d: Draft, dst: str) -> None:
-    """Input 0 redrawn so that casting it to `dst` is defined (sometimes left as drawn)."""
+    """Input 0 redrawn so that casting it to `dst` is defined (sometimes left as drawn), or made
+    to hold the row's value class."""
+    if pins.pinned(d, f"values:{d.spec.inputs[0].name}") is not pins.UNPINNED:
+        pins.input_values(draw, d, 0)
+        return
     x = d.inputs[0]
     src = d.dtypes[0]
     if src == "string" and dst != "string":
