@@ -13,7 +13,7 @@ import pytest
 from helpers_runner import BROKEN, rows, run_cli, write_plan
 from opconform.model import Case
 from opconform.reports import html, resultset
-from opconform.suites import merge, replay, shrink
+from opconform.suites import merge, shrink
 
 SPEC = "onnx::Abs-13"
 
@@ -49,12 +49,25 @@ def test_every_group_shrinks_to_a_case_no_bigger_than_its_run_cases(shrunk_run):
         assert all(size <= shrink.case_size(Case.from_json(r.case)) for r in g.failing)
 
 
-def test_shrunk_case_replays_with_the_same_verdict(shrunk_run, monkeypatch):
+def _python(code: str, *args: str, env: dict) -> str:
+    """Run code in a fresh interpreter with the broken backend's plan in its environment: in this
+    process the workers come from a fork server that another test may have started before the plan
+    was set, and they would not see it (they answered 'timeout' for a plan that says wrong-shape)."""
+    return subprocess.run([sys.executable, "-c", code, *args], check=True, capture_output=True, text=True,
+                          env={**_base_env(), **env}).stdout
+
+
+def test_shrunk_case_replays_with_the_same_verdict(shrunk_run):
     out, env, _ = shrunk_run
-    monkeypatch.setenv("OPCONFORM_BROKEN_PLAN", env["OPCONFORM_BROKEN_PLAN"])
-    for line in _shrunk(out):
-        fresh = replay.rerun(line["spec_id"], Case.from_json(line["case"]), BROKEN, timeout=30)
-        assert fresh["verdict"] == line["verdict"] and fresh["case_id"] == line["case_id"]
+    code = ("import json, sys; from opconform.model import Case; from opconform.suites import replay\n"
+            "for line in open(sys.argv[1]):\n"
+            "    r = json.loads(line)\n"
+            "    fresh = replay.rerun(r['spec_id'], Case.from_json(r['case']), sys.argv[2], timeout=30)\n"
+            "    print(json.dumps([r['verdict'], r['case_id'], fresh['verdict'], fresh['case_id']]))")
+    replays = [json.loads(line) for line in _python(code, str(out / shrink.SHRUNK_FILE), BROKEN, env=env).splitlines()]
+    assert len(replays) == len(_shrunk(out)) > 0
+    for verdict, case_id, fresh_verdict, fresh_id in replays:
+        assert (fresh_verdict, fresh_id) == (verdict, case_id)
 
 
 def test_shrunk_cases_are_evidence_not_verdicts(shrunk_run):
@@ -94,13 +107,13 @@ def test_no_failing_example_within_budget_is_said_not_invented(shrunk_run):
     assert (copy / shrink.SHRUNK_FILE).read_text() == ""
 
 
-def test_same_seed_same_minimal_cases(shrunk_run, tmp_path, monkeypatch):
+def test_same_seed_same_minimal_cases(shrunk_run, tmp_path):
     out, env, _ = shrunk_run
-    monkeypatch.setenv("OPCONFORM_BROKEN_PLAN", env["OPCONFORM_BROKEN_PLAN"])
     again = tmp_path / "again"
     shutil.copytree(out, again)
     (again / shrink.SHRUNK_FILE).unlink()
-    shrink.shrink(again, BROKEN, budget=10)
+    _python("import sys; from opconform.suites import shrink; shrink.shrink(sys.argv[1], sys.argv[2], budget=10)",
+            str(again), BROKEN, env=env)
     assert [r["case_id"] for r in _shrunk(again)] == [r["case_id"] for r in _shrunk(out)]
 
 

@@ -37,7 +37,9 @@ def log_softmax(x: np.ndarray, axis: int) -> np.ndarray:
     """log(exp(x) / sum(exp(x))) along axis, in float64, shifted by the max so large inputs stay finite."""
     w = widen(x)
     shift = np.max(w, axis=axis, keepdims=True) if w.size else 0.0
-    with np.errstate(invalid="ignore"):  # inf - inf: NaN, the answer for a row holding inf
+    # inf - inf: NaN, the answer for a row holding inf; -max - max overflows to -inf, whose
+    # softmax share is 0 (log: -inf), the answer too
+    with np.errstate(invalid="ignore", over="ignore"):
         z = w - shift
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return z - np.log(np.sum(np.exp(z), axis=axis, keepdims=True))
