@@ -35,7 +35,10 @@ def inside(a: Attribute) -> st.SearchStrategy[Any]:
 def _inside(a: Attribute) -> st.SearchStrategy[Any]:
     dom = a.domain
     assert dom is not None, f"attribute {a.name} has no domain"
-    fixed = [v for v in [a.default, *_boundary(a, dom), *(dom.typical or ())] if v is not None and dom.contains(v)]
+    # cast: the default and the typical range are written in decimal; the model stores float32
+    default = None if a.default is None else _cast(a, a.default)
+    fixed = [v for v in [default, *_boundary(a, dom), *(_cast(a, t) for t in dom.typical or ())]
+             if v is not None and dom.contains(v)]
     spread = _typical(a, dom)
     # about half the draws are the fixed values (default first: what shrinking reaches), half spread
     options = [st.sampled_from(list(dict.fromkeys(fixed)))] if fixed else []
