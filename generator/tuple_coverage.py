@@ -64,7 +64,7 @@ def held(spec: SpecVersion, fs: Sequence[Factor], cases: Iterable[Any], t: int) 
     seen_rows: set[tuple] = set()
     for case in cases:
         got = ex.exercised(spec, fs, case)
-        key = tuple((n, _hashable(got[n])) for n in names)
+        key = tuple((n, value_key(got[n])) for n in names)
         if key in seen_rows:  # variants hold their base case's values: count each assignment once
             continue
         seen_rows.add(key)
@@ -77,7 +77,8 @@ def held(spec: SpecVersion, fs: Sequence[Factor], cases: Iterable[Any], t: int) 
     return out
 
 
-def _hashable(v: Any) -> Any:
+def value_key(v: Any) -> Any:
+    """A factor value as a hashable key that keeps True apart from 1 (an array: its repr)."""
     try:
         hash(v)
         return (type(v).__name__, v)
@@ -101,4 +102,4 @@ def tuple_coverage(spec: SpecVersion, cases: Iterable[Any], t: int = 2,
 
 def _key(tup: Tuple) -> tuple:
     names, vals = tup
-    return names, tuple(_hashable(v) for v in vals)
+    return names, tuple(value_key(v) for v in vals)

@@ -113,11 +113,9 @@ def allowed_members(spec: SpecVersion, port_name: str, dtype: str, attributes: M
 
 
 def _key(v: Any) -> Any:
-    try:
-        hash(v)
-        return (type(v).__name__, v)
-    except TypeError:
-        return repr(v)
+    from opconform.generator.tuple_coverage import value_key  # late: tuple_coverage imports factors, which imports this
+
+    return value_key(v)
 
 
 def _probe(spec: SpecVersion, port: Port, dtype: str, attrs: dict, types: dict) -> Members:
