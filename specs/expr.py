@@ -121,6 +121,11 @@ def _prod(xs):
         return int(np.prod(np.asarray(xs, dtype=np.int64)))
 
 
+def _fprod(xs) -> float:
+    with np.errstate(over="ignore"):  # a product past float64's range is inf: bigger than any bound, as meant
+        return float(np.prod(np.asarray(xs, dtype=np.float64)))
+
+
 def _all(x):
     if isinstance(x, np.ndarray):
         return bool(x.all())
@@ -238,7 +243,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "distinct_count": lambda xs: len(set(xs)),
     "float64": _float64,  # compare narrow floats (float8...) with big bounds
     # product in float64: element counts of requested shapes without int64 wrap-around
-    "fprod": lambda xs: float(np.prod(np.asarray(xs, dtype=np.float64))),
+    "fprod": _fprod,
     # string tensors: which elements are numeric literals ("3.14", "1e-5", "INF", "NaN"), or integer ones
     "numeric_text": lambda x: _text_test(x, float),
     "integer_text": lambda x: _text_test(x, int),
