@@ -95,11 +95,12 @@ def tuple_coverage(spec: SpecVersion, cases: Iterable[Any], t: int = 2,
     want = required(spec, fs, t)
     got = held(spec, fs, cases, t)
     # membership by factor-value equality (True is not 1), so compare through a typed key
-    have = {_key(tup) for tup in got}
-    missing = tuple(sorted((tup for tup in want if _key(tup) not in have), key=repr))
+    have = {tuple_key(tup) for tup in got}
+    missing = tuple(sorted((tup for tup in want if tuple_key(tup) not in have), key=repr))
     return TupleCoverage(t, len(want), len(want) - len(missing), missing)
 
 
-def _key(tup: Tuple) -> tuple:
+def tuple_key(tup: Tuple) -> tuple:
+    """A tuple as a hashable key for membership by factor-value equality (True is not 1)."""
     names, vals = tup
     return names, tuple(value_key(v) for v in vals)

@@ -217,26 +217,12 @@ def pair_coverage(spec: SpecVersion, fs: Sequence[Factor], want: set, results: I
                   unsupported: Sequence[UnsupportedValue] = ()) -> PairCoverage:
     """The tuples of `want` (tuple_coverage.required) the backend's answered valid cases hold."""
     cases, answered = held_cases(results)
-    got = {_key(tup) for tup in tc.held(spec, fs, cases, t)} if fs else set()
-    missing = sorted((tup for tup in want if _key(tup) not in got), key=repr)
+    got = {tc.tuple_key(tup) for tup in tc.held(spec, fs, cases, t)} if fs else set()
+    missing = sorted((tup for tup in want if tc.tuple_key(tup) not in got), key=repr)
     blocked = sum(1 for names, values in missing
                   if any(u.matches(n, v) for n, v in zip(names, values) for u in unsupported))
     return PairCoverage(t, len(want), len(want) - len(missing), [tuple_text(spec, m) for m in missing[:MAX_MISSING]],
                         blocked, answered)
-
-
-def _key(tup: tc.Tuple) -> tuple:
-    """Membership by factor-value equality (True is not 1): compare through typed values."""
-    names, values = tup
-    return names, tuple((type(v).__name__, v if _hashable(v) else repr(v)) for v in values)
-
-
-def _hashable(v: Any) -> bool:
-    try:
-        hash(v)
-    except TypeError:
-        return False
-    return True
 
 
 def coverage(rs: ResultSet) -> dict[tuple[str, str], PairCoverage]:
