@@ -12,10 +12,11 @@ import hashlib
 import json
 import re
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter
-from typing import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -97,6 +98,15 @@ def example_cases(spec: SpecVersion, expect: Callable | None) -> list[Case]:
 Exclusion = tuple[tuple[str, int], ...]  # (factor name, index in its values): values not to draw
 
 
+@contextmanager
+def quietly() -> Iterator[None]:
+    """Drawing cases and computing their expectations meet NaN and overflow on purpose: no
+    warning or floating-point error report from them (generation, probes)."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        yield
+
+
 def cases_for(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, cache_key: str | None = None,
               exclude: Exclusion = ()) -> SpecCases:
     """Every case of one spec version under a run profile (runs in a pool process). With a
@@ -106,8 +116,7 @@ def cases_for(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, 
     from opconform.suites import case_cache
 
     t0 = perf_counter()
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")  # oracles and relations meet NaN and overflow on purpose
+    with quietly():
         result = _generate(spec_id, profile_name, seed, tuple(exclude))
     if result.error is None:
         result.encoded = [encode_case(c) for c in result.cases]

@@ -29,12 +29,9 @@ values and keeps the same evidence case everywhere.
 from __future__ import annotations
 
 import json
-import warnings
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any, Callable, Mapping, Sequence
-
-import numpy as np
 
 from opconform.model import Case
 from opconform.suites import probe_cache, taskpool
@@ -158,9 +155,10 @@ def draw(spec_id: str, rows: Sequence[Row] | None = None) -> Drawn:
     from opconform import oracle, specs
     from opconform.generator.factors import constraints, factors
 
+    from opconform.suites.plan import quietly
+
     out = Drawn(spec_id)
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")  # oracles and relations meet NaN and overflow on purpose
+    with quietly():
         spec = specs.load(spec_id)
         if not oracle.has_oracle(spec):
             out.skip = "no oracle: no valid cases to budget"
