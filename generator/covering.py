@@ -49,11 +49,15 @@ _ENUMERATE_LIMIT = 1 << 16  # scope combinations enumerated at most; past that, 
 
 
 def covering_array(factors: Sequence[Factor], t: int = 2, *, allowed: Allowed | None = None,
-                   scope: Collection[str] | None = None, seed: int | str = 0) -> list[dict[str, Any]]:
+                   scope: Collection[str] | None = None, seed: int | str = 0,
+                   given: Sequence[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
     """Rows (factor name -> value, in factor order) that cover every allowed t-tuple of values.
 
     t is capped at the number of factors (t >= number of factors: every allowed combination).
-    No factor: one empty row. No allowed row at all: no rows."""
+    No factor: one empty row. No allowed row at all: no rows. given: whole rows that are in the
+    array already (e.g. rows whose cases exist): they come first, as given, and only the tuples
+    they leave uncovered get rows of their own. A given row must hold a value of every factor and
+    be allowed (a ValueError otherwise)."""
     factors = list(factors)
     names = [f.name for f in factors]
     if len(set(names)) != len(names):
@@ -71,7 +75,8 @@ def covering_array(factors: Sequence[Factor], t: int = 2, *, allowed: Allowed | 
     feasible = _Feasibility(sorted_names, levels, allowed, [k for k, n in enumerate(sorted_names) if n in in_scope])
     if not feasible.satisfiable:
         return []
-    rows = _ipog([len(v) for v in levels], min(t, len(factors)), feasible)
+    seeded = [_indices(row, sorted_names, levels, allowed) for row in given]
+    rows = _ipog([len(v) for v in levels], min(t, len(factors)), feasible, seeded)
     out = []
     for row in rows:
         row = feasible.complete(row, rng)
@@ -89,13 +94,29 @@ def covered(rows: Sequence[Mapping[str, Any]], names: Sequence[str], t: int) -> 
     return out
 
 
+def _indices(row: Mapping[str, Any], names: list[str], levels: list[list[Any]], allowed: Allowed | None) -> list[int]:
+    """A given row as value indices in the array's factor and value order."""
+    try:
+        cells = [levels[k].index(row[name]) for k, name in enumerate(names)]
+    except (KeyError, ValueError):
+        raise ValueError(f"given row {dict(row)} does not hold a value of every factor {names}") from None
+    if allowed is not None and not allowed(dict(row)):
+        raise ValueError(f"given row {dict(row)} breaks the constraints")
+    return cells
+
+
 # ----------------------------------------------------------------------- IPOG
-def _ipog(sizes: list[int], t: int, feasible: "_Feasibility") -> list[list[int]]:
+def _ipog(sizes: list[int], t: int, feasible: "_Feasibility", given: Sequence[list[int]] = ()) -> list[list[int]]:
     n = len(sizes)
     first = tuple(range(t))
-    rows = [list(v) + [_FREE] * (n - t) for v in np.argwhere(feasible.coverable(first)).tolist()]
+    needed = feasible.coverable(first)
+    for row in given:
+        needed[tuple(row[:t])] = False
+    rows = [list(row) for row in given] + [list(v) + [_FREE] * (n - t) for v in np.argwhere(needed).tolist()]
     for k in range(t, n):
         tuples = _Tuples(sizes, t, k, feasible)
+        for row in rows[:len(given)]:  # whole already: what they hold is covered
+            tuples.mark(row, row[k])
         _grow_horizontally(rows, k, tuples, feasible)
         _grow_vertically(rows, k, tuples, feasible)
     return rows
@@ -154,6 +175,8 @@ def _grow_horizontally(rows: list[list[int]], k: int, tuples: _Tuples, feasible:
     index = tuples.index(np.array(rows, dtype=np.int64))
     uncovered = tuples.uncovered
     for row, idx in zip(rows, index):
+        if row[k] != _FREE:
+            continue  # a given row: its cell is set
         gains = uncovered[idx].sum(axis=0)
         if feasible.trivial:
             best = int(gains.argmax())

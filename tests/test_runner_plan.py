@@ -35,6 +35,16 @@ def test_variants_of_a_must_refuse_case_break_the_same_relation():
         assert v.expected.kind == "error" and v.expected.relation == base.expected.relation
 
 
+def test_variants_ask_for_no_output_bigger_than_the_size_profile_or_the_base():
+    # Range's output size is its inputs' values: edge values (a subnormal delta) would ask for
+    # millions of elements (an onnxruntime worker once passed 4 GiB on one such float16 variant)
+    spec, base = _case("onnx::Range-27", [np.float16(1), np.float16(9), np.float16(2)])
+    found = variants.variants(spec, base, 15, 0, size="ci", expect=oracle.expectation)  # unbounded: 11,397,701 elements
+    assert found, "every variant dropped: the bound is too tight"
+    biggest = max(o.size for v in found for a in v.expected.alternatives for o in a.outputs)
+    assert biggest <= 256  # the ci size profile's max_elements (the base's output has 4)
+
+
 def test_batches_keep_signature_groups_whole():
     spec, a = _case("onnx::Abs-13", [np.ones((2, 2), np.float32)])
     items = [("onnx::Abs-13", c) for c in [a] + variants.variants(spec, a, 8, 0, size="ci", expect=oracle.expectation)]
