@@ -103,14 +103,16 @@ class RowDraws:
     tries: int = 0  # draws made in all (rejected ones included): what the rows cost
 
 
-def spec_rows(spec: SpecVersion, t: int, seed: int | str,
-              exclude: Collection[tuple[str, int]] = ()) -> list[dict[str, Any]]:
+def spec_rows(spec: SpecVersion, t: int, seed: int | str, exclude: Collection[tuple[str, int]] = (),
+              given: Sequence[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
     """The t-wise covering-array rows of a spec version's factors under its constraints, fixed by
     the seed and the spec id (the same rows on every machine). exclude: (factor name, index in
     its values) pairs no row may hold, e.g. values a backend does not implement; a factor keeps at
-    least one value (excluding every value of a factor is refused)."""
+    least one value (excluding every value of a factor is refused). given: rows the array starts
+    from (they come first; see covering_array)."""
     cs = constraints(spec)
-    return covering_array(restricted(factors(spec), exclude), t, allowed=cs, scope=cs.scope, seed=f"{seed}:{spec.id}")
+    return covering_array(restricted(factors(spec), exclude), t, allowed=cs, scope=cs.scope, seed=f"{seed}:{spec.id}",
+                          given=given)
 
 
 def restricted(fs: Sequence[Factor], exclude: Collection[tuple[str, int]]) -> list[Factor]:

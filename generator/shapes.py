@@ -33,21 +33,27 @@ def shapes(rank: int, profile: Profile, *, min_side: int = 0, max_side: int | No
 @lru_cache(maxsize=None)
 def _shapes(rank: int, profile: Profile, min_side: int, max_side: int | None) -> st.SearchStrategy[tuple[int, ...]]:
     top = max(profile.max_side if max_side is None else max_side, min_side, 1)
-    # Every shape draws the same number of sides (the profile's rank cap, or more) and keeps the
-    # first `rank`: when the shrinker lowers a rank drawn before, the later draws (values) stay
-    # aligned with their choices, so a failing case keeps failing at the lower rank
+    lo = max(min_side, 1)
+    # Every shape is one choice of the same size (the profile's rank cap or more, and two codes
+    # for an empty tensor): when the shrinker lowers a rank drawn before, the later draws (values)
+    # stay aligned with their choices, so a failing case keeps failing at the lower rank. One
+    # choice, not a draw per side: a Hypothesis draw costs tens of microseconds, and shapes are
+    # drawn for every input of every case.
     width = max(rank, profile.max_rank)
-    full = _sides(width, max(min_side, 1), top).map(lambda s: s[:rank])
-    if min_side == 0 and rank:
-        # Hypothesis favours 0 for every side, which would make most tensors empty: empty ones
-        # come from a branch of their own (about one in eight), non-empty ones first (they shrink so)
-        empty = _sides(width, 0, top).map(lambda s: s[:rank]).filter(lambda s: 0 in s)
-        full = st.one_of([full] * 7 + [empty])
-    return full.filter(lambda s: int(np.prod(s, dtype=np.int64)) <= profile.max_elements)
+    empty_ok = min_side == 0 and rank > 0
 
+    def build(raw: bytes) -> tuple[int, ...]:
+        c = np.frombuffer(raw, dtype="<u2")
+        sides = [lo + int(v) % (top - lo + 1) for v in c[:rank]]
+        if empty_ok and c[width] % 8 == 7:  # about one in eight is empty (all zero bytes: never, so they shrink non-empty)
+            sides[int(c[width + 1]) % rank] = 0
+            return tuple(sides)
+        while int(np.prod(sides, dtype=np.int64)) > profile.max_elements and max(sides) > lo:
+            sides[sides.index(max(sides))] -= 1  # past the element cap: the largest side gives way
+        return tuple(sides)
 
-def _sides(width: int, lo: int, hi: int) -> st.SearchStrategy[tuple[int, ...]]:
-    return st.tuples(*[st.integers(lo, hi)] * width)
+    return st.binary(min_size=2 * (width + 2), max_size=2 * (width + 2)).map(build).filter(
+        lambda s: int(np.prod(s, dtype=np.int64)) <= profile.max_elements)
 
 
 def fits(shape: tuple[int, ...], profile: Profile) -> bool:

@@ -108,16 +108,18 @@ def quietly() -> Iterator[None]:
 
 
 def cases_for(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, cache_key: str | None = None,
-              exclude: Exclusion = ()) -> SpecCases:
+              exclude: Exclusion = (), probed: Mapping[tuple[int, ...], Case | None] | None = None) -> SpecCases:
     """Every case of one spec version under a run profile (runs in a pool process). With a
     cache_key (see case_cache) the cases are kept for later runs with the same code. exclude:
     factor values the valid cases must not hold (the backend does not implement them, see
-    suites/probe.py); they change the cases, so they are part of the cache entry's name."""
+    suites/probe.py); they change the cases, so they are part of the cache entry's name.
+    probed: the probe's round-one cases by probe row, when this run probed (a profile that probes
+    starts its rows from them; without them they are drawn here, the same ones)."""
     from opconform.suites import case_cache
 
     t0 = perf_counter()
     with quietly():
-        result = _generate(spec_id, profile_name, seed, tuple(exclude))
+        result = _generate(spec_id, profile_name, seed, tuple(exclude), probed)
     if result.error is None:
         result.encoded = [encode_case(c) for c in result.cases]
     result.seconds = perf_counter() - t0
@@ -132,7 +134,8 @@ def encode_case(case: Case) -> tuple[str, bytes]:
     return d["id"], json.dumps(d, separators=(",", ":")).encode()
 
 
-def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, exclude: Exclusion = ()) -> SpecCases:
+def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, exclude: Exclusion = (),
+              probed: Mapping[tuple[int, ...], Case | None] | None = None) -> SpecCases:
     from opconform import generator, oracle, specs
 
     result = SpecCases(spec_id)
@@ -147,7 +150,7 @@ def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, 
         valid: list[Case] = []
         rows: list[dict] | None = None
         if judged and prof.valid:
-            valid, rows = _valid_cases(spec, prof, seed, expect, result, exclude)
+            valid, rows = _valid_cases(spec, prof, seed, expect, result, exclude, probed)
         else:
             result.note = "no oracle: only must-refuse cases and stored examples"
         invalid: list[Case] = []
@@ -170,20 +173,26 @@ FREE_DRAWS = 4  # valid cases per spec version drawn without a row, however many
 
 
 def _valid_cases(spec: SpecVersion, prof: profiles.RunProfile, seed: int, expect: Callable,
-                 result: SpecCases, exclude: Exclusion = ()) -> tuple[list[Case], list[dict] | None]:
+                 result: SpecCases, exclude: Exclusion = (),
+                 probed: Mapping[tuple[int, ...], Case | None] | None = None) -> tuple[list[Case], list[dict] | None]:
     """One case per covering-array row (when the profile has rows), then free draws up to
-    prof.valid. Rows no case could hold are kept in result.infeasible with the reason. No case
-    holds an excluded factor value: the rows leave them out, free draws that hold one are skipped."""
+    prof.valid. A profile that probes starts the array from the probe rows (their cases are
+    `probed`'s, or drawn here when the run did not probe). Rows no case could hold are kept in
+    result.infeasible with the reason. No case holds an excluded factor value: the rows leave
+    them out, free draws that hold one are skipped."""
     from opconform import generator
-    from opconform.generator import sampling
+    from opconform.generator import probe_rows, sampling
 
     valid: list[Case] = []
     rows = None
     if prof.t:
-        rows = sampling.spec_rows(spec, prof.t, seed, exclude)
-        drawn = sampling.generate_rows(spec, rows, seed, profile=prof.size, expect=expect)
-        valid = [c for _, c in drawn.cases]
-        result.rows, result.infeasible = len(rows), drawn.infeasible
+        given = probe_rows.seeds(spec, probed if probed is not None else probe_rows.draw(spec, expect), exclude) \
+            if prof.probe else []
+        rows = sampling.spec_rows(spec, prof.t, seed, exclude, given=[row for row, _ in given])
+        drawn = sampling.generate_rows(spec, rows[len(given):], seed, profile=prof.size, expect=expect)
+        valid = list({c.id: c for c in [c for _, c in given] + [c for _, c in drawn.cases]}.values())
+        result.rows = len(rows)
+        result.infeasible = [(len(given) + i, why) for i, why in drawn.infeasible]
     # free draws fill up to prof.valid, and there are always a few: pinned rows shape their inputs
     # to hold the pinned values (a conversion's row holds every value class, so never a scalar or an
     # empty tensor), and only free draws reach the shapes no factor names
@@ -245,10 +254,12 @@ def exercised_coverage(spec: SpecVersion, cases: Sequence[Case], t: int, exclude
 
 def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
             on_spec: Callable[[SpecCases], None] | None = None, cache_key: str | None = None,
-            timeout: float = 300.0, excluded: Mapping[str, Exclusion] | None = None) -> list[SpecCases]:
+            timeout: float = 300.0, excluded: Mapping[str, Exclusion] | None = None,
+            probed: Mapping[str, Mapping[tuple[int, ...], Case | None]] | None = None) -> list[SpecCases]:
     """Cases of every spec version, generated `jobs` at a time in killable processes (a spec
     whose generation passes `timeout` seconds gets an error instead of cases); in spec order.
-    excluded: per spec id, factor values its valid cases must not hold (see cases_for)."""
+    excluded: per spec id, factor values its valid cases must not hold; probed: per spec id, the
+    probe's round-one cases (see cases_for)."""
     from opconform.suites import case_cache
 
     excluded = excluded or {}
@@ -271,7 +282,9 @@ def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,
     def failed(i: int, why: str) -> None:
         finished(i, SpecCases(todo[i], error=why))
 
-    taskpool.run(cases_for, [(sid, profile_name, seed, cache_key, tuple(excluded.get(sid, ()))) for sid in todo],
+    probed = probed or {}
+    taskpool.run(cases_for, [(sid, profile_name, seed, cache_key, tuple(excluded.get(sid, ())), probed.get(sid))
+                             for sid in todo],
                  jobs=jobs, timeout=timeout,
                  on_done=finished, on_failed=failed)
     return [done[sid] for sid in spec_ids]

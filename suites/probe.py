@@ -4,12 +4,11 @@
     survey.excluded()             # {spec id: ((factor, value index), ...)}: left out of the rows
     survey.unsupported_factors()  # {spec id: [{"factor": "type:T", "value": "uint8", "message": ...}]}
 
-One probe per spec version and factor value (generator/factors.py): a small valid case (smoke
-sizes) drawn with that value pinned and every other factor at its *preferred* value, the one
-backends implement most often or the default (float32 before other types, an attribute left
-out before set, an optional input absent, every output asked), as far as the spec's constraints
-allow. The probe of each factor's preferred value is the same case for every factor (the
-baseline), so a spec version with F factor values costs about F - (factors - 1) probes.
+One probe per spec version and factor value: a small valid case of its probe row, that value
+pinned and every other factor at the value backends implement most (generator/probe_rows.py).
+The round-one probe cases are also the first rows of the run's covering array: the run plans them
+as cases (`drawn`, handed to generation) and records the backend's answers to them as their
+results (`judged`) instead of running them twice.
 
 A value counts as not implemented only when its probe comes back "unsupported" and a *control*
 does not: the same row with that one factor set to a value whose probe passed through (not
@@ -39,10 +38,6 @@ from opconform.model import Case
 from opconform.suites import probe_cache, taskpool
 
 Row = tuple[int, ...]  # one value index per factor, in factor order
-_ATTEMPTS = 25  # draws per probe row before it is given up (the value then stays: nothing learnt)
-_SEARCH_LIMIT = 20_000  # assignments tried completing one probe row
-# element types backends implement most often first; the rest keep the spec's order
-_TYPE_ORDER = ("float32", "int64", "int32", "float64", "float16", "bool", "int8", "uint8", "string")
 
 
 # ------------------------------------------------------------ what is found
@@ -78,6 +73,9 @@ class Survey:
     asked: int = 0  # spec versions probed in this session
     seconds: float = 0.0
     errors: dict[str, str] = field(default_factory=dict)  # spec id -> why it could not be probed
+    # spec id -> {probe row: case or None}: round one's cases, the seeds of the run's rows
+    drawn: dict[str, dict[Row, Case | None]] = field(default_factory=dict)
+    judged: dict[tuple[str, str], Any] = field(default_factory=dict)  # (spec id, case id) -> record.Judged
 
     def excluded(self) -> dict[str, tuple[tuple[str, int], ...]]:
         return {sid: tuple((f.factor, f.index) for f in fs) for sid, fs in self.findings.items() if fs}
@@ -96,48 +94,6 @@ def shown(value: Any) -> str:
     return value if isinstance(value, str) else repr(value)
 
 
-def preference(f: Any) -> list[int]:
-    """A factor's value indices, the value most backends implement (or the default) first."""
-    from opconform.generator.factors import OMITTED
-
-    n = len(f.values)
-    if f.kind == "type":
-        rank = {t: k for k, t in enumerate(_TYPE_ORDER)}
-        return sorted(range(n), key=lambda i: (rank.get(f.values[i], len(rank)), i))
-    if f.kind == "attribute":  # left out (its default) first
-        return sorted(range(n), key=lambda i: (f.values[i] is not OMITTED, i))
-    if f.kind == "presence":  # absent first: an optional input left out is the plainest node
-        return sorted(range(n), key=lambda i: (f.values[i] is not False, i))
-    return list(range(n))  # outputs: every output asked comes first
-
-
-def complete(fs: Sequence[Any], allowed: Callable[[Mapping[str, Any]], bool], pins: Mapping[str, int],
-             order: Sequence[Sequence[int]]) -> Row | None:
-    """The first row (depth first, each factor in preference order) that holds the pins and that
-    the constraints allow; None when there is none (or the search passes its limit)."""
-    budget = [_SEARCH_LIMIT]
-    chosen: dict[str, Any] = {}
-    picked: list[int] = []
-
-    def go(k: int) -> bool:
-        if k == len(fs):
-            return True
-        f = fs[k]
-        for i in ([pins[f.name]] if f.name in pins else order[k]):
-            budget[0] -= 1
-            if budget[0] < 0:
-                return False
-            chosen[f.name] = f.values[i]
-            picked.append(i)
-            if allowed(chosen) and go(k + 1):
-                return True
-            picked.pop()
-            del chosen[f.name]
-        return False
-
-    return tuple(picked) if go(0) else None
-
-
 @dataclass
 class Drawn:
     """What a drawing process sends back for one spec version (everything picklable)."""
@@ -152,9 +108,11 @@ class Drawn:
 
 
 def draw(spec_id: str, rows: Sequence[Row] | None = None) -> Drawn:
-    """Round one (rows None): the probe row of every factor value, and a case for each distinct
-    row. Round two: a case for each of `rows` the constraints allow (the controls)."""
+    """Round one (rows None): the probe row of every factor value (generator/probe_rows.py), and
+    a case for each distinct row. Round two: a case for each of `rows` the constraints allow (the
+    controls)."""
     from opconform import oracle, specs
+    from opconform.generator import probe_rows
     from opconform.generator.factors import constraints, factors
 
     from opconform.suites.plan import quietly
@@ -169,42 +127,17 @@ def draw(spec_id: str, rows: Sequence[Row] | None = None) -> Drawn:
         if not fs:
             out.skip = "no factors"
             return out
-        cs = constraints(spec)
         out.names = [f.name for f in fs]
-        out.order = [preference(f) for f in fs]
+        out.order = [probe_rows.preference(f) for f in fs]
         out.shown = [[shown(v) for v in f.values] for f in fs]
         if rows is None:
-            for f in fs:
-                for i in range(len(f.values)):
-                    row = complete(fs, cs, {f.name: i}, out.order)
-                    if row is not None:
-                        out.probes.append((f.name, i, row))
+            out.probes = probe_rows.rows(spec)
             rows = list(dict.fromkeys(r for _, _, r in out.probes))
         else:
-            rows = [r for r in rows if cs({f.name: f.values[i] for f, i in zip(fs, r)})]
-        strategy = _strategy(spec)
-        dead_ends: set[str] = set()  # shared by the spec's rows, as in generation (sampling.draw_row)
-        for row in rows:
-            out.cases[row] = _draw_row(spec, strategy, {f.name: f.values[i] for f, i in zip(fs, row)}, row, dead_ends)
+            cs = constraints(spec)
+            rows = [r for r in rows if cs(probe_rows.assignment(fs, r))]
+        out.cases = probe_rows.draw(spec, oracle.expectation, rows)
     return out
-
-
-def _strategy(spec: Any) -> Callable:
-    from opconform import oracle
-    from opconform.generator import strategies
-
-    return strategies.row_cases(spec, "smoke", oracle.expectation)
-
-
-def _draw_row(spec: Any, strategy: Callable, assignment: Mapping[str, Any], row: Row,
-              dead_ends: set[str]) -> Case | None:
-    """A case holding the probe row, or None (a row the generator cannot draw teaches nothing)."""
-    from opconform.generator.sampling import draw_row
-
-    log: list[str] = []
-    case, _ = draw_row(strategy(assignment, log), f"probe:{spec.id}:{'.'.join(map(str, row))}", log, dead_ends,
-                       attempts=_ATTEMPTS)
-    return case
 
 
 # ------------------------------------------------------------ deciding
@@ -279,6 +212,7 @@ def survey(backend: Any, backend_ref: str, spec_ids: Sequence[str], *, jobs: int
     under: dict[str, _Spec] = {}
     # round one streams: each spec version's probes go to the backend while the next are drawn
     out.probes += _draw_and_run(todo, jobs, generation_timeout, under, out, backend_ref, timeout, memory_limit_mb)
+    out.drawn = {sid: dict(s.drawn.cases) for sid, s in under.items() if s.drawn.skip is None}
     for s in under.values():
         s.decide(final=False)
     second = [sid for sid, s in under.items() if s.controls]
@@ -289,7 +223,7 @@ def survey(backend: Any, backend_ref: str, spec_ids: Sequence[str], *, jobs: int
         for sid, s in again.items():
             under[sid].drawn.cases.update(s.drawn.cases)
         out.probes += _run_all(under, {sid: list(s.drawn.cases.items()) for sid, s in again.items()},
-                               backend_ref, jobs, timeout, memory_limit_mb)
+                               backend_ref, jobs, timeout, memory_limit_mb, out.judged)
     for sid, s in under.items():
         found = s.decide(final=True)
         out.findings[sid] = found
@@ -320,8 +254,8 @@ def _draw_all(spec_ids: Sequence[str], rows: Mapping[str, list[Row]] | None, job
 class _Asked:
     """The probe cases sent to the backend, and which rows each one's answer goes to."""
 
-    def __init__(self, under: Mapping[str, _Spec]):
-        self.under = under
+    def __init__(self, under: Mapping[str, _Spec], judged: dict[tuple[str, str], Any]):
+        self.under, self.judged = under, judged
         self.where: dict[tuple[str, str], list[Row]] = {}
 
     def items(self, cases: Mapping[str, list[tuple[Row, Case | None]]]) -> list[Any]:
@@ -345,6 +279,7 @@ class _Asked:
         from opconform.suites.pool import WorkerPool
 
         def on_result(j: Any) -> None:
+            self.judged[(j.spec_id, j.case_id)] = j
             self.answer(j.spec_id, j.case_id, j.verdict, json.loads(j.line).get("backend_message", ""))
 
         def on_lost(item: Any, status: str, message: str) -> None:
@@ -369,7 +304,7 @@ def _draw_and_run(spec_ids: Sequence[str], jobs: int, generation_timeout: float,
     drawn (drawing is Python in its own processes, running is the backend in the pool's)."""
     from opconform import specs
 
-    asked = _Asked(under)
+    asked = _Asked(under, out.judged)
     feed: Queue = Queue()
     sent = [0]
     failure: list[BaseException] = []
@@ -400,11 +335,11 @@ def _draw_and_run(spec_ids: Sequence[str], jobs: int, generation_timeout: float,
 
 
 def _run_all(under: Mapping[str, _Spec], cases: Mapping[str, list[tuple[Row, Case | None]]], backend_ref: str,
-             jobs: int, timeout: float, memory_limit_mb: int | None) -> int:
+             jobs: int, timeout: float, memory_limit_mb: int | None, judged: dict[tuple[str, str], Any]) -> int:
     """Run the drawn cases in the run's worker pool; each answer goes to its spec's rows."""
     from opconform import specs
 
-    asked = _Asked(under)
+    asked = _Asked(under, judged)
     items = asked.items(cases)
     if items:
         asked.pool(backend_ref, jobs, timeout, memory_limit_mb).run(_batches(items), {sid: specs.load(sid) for sid in cases})

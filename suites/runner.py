@@ -74,6 +74,7 @@ class RunSummary:
     unsupported_factors: dict[str, list[dict]] = field(default_factory=dict)
     probe_seconds: float = 0.0  # wall time of probing (0 when answered from the cache or not probing)
     probes: int = 0  # probe cases run in this session
+    results_from_probes: int = 0  # planned cases the probe had run: its answers are their results
 
     @property
     def totals(self) -> Counter:
@@ -228,7 +229,8 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         else:
             key = case_cache.code_key() if config.case_cache else None
             planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned,
-                                   key, config.generation_timeout, excluded=survey.excluded() if survey else None)
+                                   key, config.generation_timeout, excluded=survey.excluded() if survey else None,
+                                   probed=survey.drawn if survey else None)
             if survey is not None:
                 _add_evidence(planned, survey.evidence())
         summary.generation_seconds = perf_counter() - t0
@@ -239,12 +241,18 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
                 summary.notes[sc.spec_id] = sc.note
 
         encoded = {id(c): e for sc in planned if sc.encoded for c, e in zip(sc.cases, sc.encoded)}
-        todo = [(sc.spec_id, c) for sc in planned for c in sc.cases
-                if (encoded[id(c)][0] if id(c) in encoded else c.id) not in writer.done]
+        # a case's id hashes all its inputs: taken from its encoding where it has one, and once
+        ids = {id(c): e[0] if (e := encoded.get(id(c))) else c.id for sc in planned for c in sc.cases}
+        todo = [(sc.spec_id, c) for sc in planned for c in sc.cases if ids[id(c)] not in writer.done]
         groups = [(k, items) for k, items in plan.group(todo) if plan.in_shard(k, shard)]
         untaken = [item for _, items in groups for item in items if item[0] in refused]
+        # the probe ran these already, in this session, on this backend: its answers are their results
+        answered = survey.judged if survey is not None and shard is None else {}
+        probed = [answered[(sid, ids[id(c)])] for _, items in groups for sid, c in items if (sid, ids[id(c)]) in answered]
+        groups = [(k, kept) for k, items in groups
+                  if (kept := [(sid, c) for sid, c in items if (sid, ids[id(c)]) not in answered])]
         batches = plan.batches([(k, items) for k, items in groups if items[0][0] not in refused], config.batch_size)
-        listener.executing(len(untaken) + sum(len(b) for b in batches), summary.cases_skipped)
+        listener.executing(len(untaken) + len(probed) + sum(len(b) for b in batches), summary.cases_skipped)
 
         def on_result(j: record.Judged) -> None:
             writer.write(j.case_id, j.line)
@@ -265,6 +273,11 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
 
         for sid, case in untaken:  # nothing to run: the backend does not take these spec versions
             on_result(record.Judged.of(record.not_taken(specs.load(sid), case, backend.name, refused[sid], shard=config.shard)))
+        for j in probed:
+            on_result(j)
+        summary.results_from_probes = len(probed)
+        if "probing" in meta:
+            meta["probing"]["results_from_probes"] = len(probed)
         pool = WorkerPool(backend.ref or config.backend, jobs=config.jobs, timeout=config.timeout,
                           memory_limit_mb=config.memory_limit_mb, shard=config.shard,
                           on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error)

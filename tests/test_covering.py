@@ -100,6 +100,35 @@ def test_edge_cases():
         covering_array(uniform(2, 2), 0)
 
 
+@given(problems(), st.data())
+def test_given_rows_come_first_and_the_rest_covers_what_they_leave(problem, data):
+    fs, t, allowed, seed = problem
+    names = [f.name for f in fs]
+    every = [dict(zip(names, combo)) for combo in itertools.product(*(f.values for f in fs))]
+    every = [r for r in every if allowed is None or allowed(r)]
+    given_rows = data.draw(st.lists(st.sampled_from(every), max_size=6)) if every else []
+    rows = covering_array(fs, t, allowed=allowed, scope=None if allowed is None else allowed.scope, seed=seed,
+                          given=given_rows)
+    assert rows[:len(given_rows)] == given_rows  # as given, in order, unchanged
+    assert covered(rows, names, t) == brute_force(fs, t, allowed)
+    assert all(allowed is None or allowed(r) for r in rows)
+
+
+def test_given_rows_save_rows_and_bad_ones_are_refused():
+    fs = uniform(4, 3)
+    plain = covering_array(fs, 2, seed=5)
+    seeds = [{f"f{i}": v for i in range(4)} for v in range(3)]  # the diagonal: 3 rows
+    rows = covering_array(fs, 2, seed=5, given=seeds)
+    assert len(rows) - len(seeds) < len(plain)  # fewer rows of its own than without them
+    with pytest.raises(ValueError, match="does not hold a value of every factor"):
+        covering_array(fs, 2, given=[{"f0": 0}])
+    with pytest.raises(ValueError, match="does not hold a value of every factor"):
+        covering_array(fs, 2, given=[{"f0": 9, "f1": 0, "f2": 0, "f3": 0}])
+    forbid = Forbidden([{"f0": 0, "f1": 0}])
+    with pytest.raises(ValueError, match="breaks the constraints"):
+        covering_array(fs, 2, allowed=forbid, scope=forbid.scope, given=[seeds[0]])
+
+
 @pytest.mark.parametrize("count, size, t, at_most, ipog", [
     (4, 3, 2, 10, "9 (an orthogonal array)"),
     (10, 2, 3, 20, "~18"),

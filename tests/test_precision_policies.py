@@ -324,6 +324,36 @@ def test_global_max_pool_minus_infinity_known_shared_bug():
     assert bug.id == "minus_infinity_becomes_lowest"
 
 
+def test_reduce_min_and_max_nan_running_value_known_shared_bug():
+    # onnxruntime 1.32 and openvino 2026.4 on float32 [5, NaN, -1, -2] and its negation
+    x = np.array([5, NAN, -1, -2], np.float32)
+    fails("onnx::ReduceMin-18", [x], {"keepdims": 0}, np.float32(-1))  # -2 is below it: the min under no reading
+    passes_as("onnx::ReduceMin-18", [x], {"keepdims": 0}, np.float32(-2), "nan_handling", "ignore")
+    fails("onnx::ReduceMax-18", [-x], {"keepdims": 0}, np.float32(1))
+    for sid, data in (("onnx::ReduceMin-20", x), ("onnx::ReduceMax-13", -x)):
+        bug = known_bugs_covering(sid, [data], {"keepdims": 0})
+        assert bug is not None and bug.id.startswith("nan_breaks_the_running_")
+    assert known_bugs_covering("onnx::ReduceMin-18", [np.array([5, 1], np.float32)], {"keepdims": 0}) is None
+
+
+def known_bugs_covering(sid, inputs, attributes):
+    from opconform.specs import known_bugs
+    return known_bugs.covering(specs.load(sid), inputs, attributes, ["onnxruntime", "openvino"])
+
+
+def test_instance_normalization_float16_means_summed_wide():
+    """float16 channels (onnxruntime and onnx.reference agree on both). Channel 0 [-3, -65504, -0,
+    -0, -464, 0]: summed in float16 its mean is -inf (every output NaN), summed wider (NumPy's
+    float16 mean) -10995, every squared deviation overflows, and with scale -0 and B inf every
+    output is inf. Channel 1 [-464, 65504, ~0, ~0, 1, 1] with scale and B inf: in float64 the
+    variance is finite and 65504's output inf; with float16 squares it is NaN. Only the means
+    summed wide with every other step in float16 give both."""
+    x = np.array([[-3, -65504, -0.0, -0.0, -464, 0], [-464, 65504, 6.1e-5, 4.07e-5, 1, 1]], np.float16).reshape(1, 2, 6)
+    scale, bias = np.array([-0.0, INF], np.float16), np.array([INF, INF], np.float16)
+    got = np.array([[INF] * 6, [NAN] * 6], np.float16).reshape(1, 2, 6)
+    passes_as("onnx::InstanceNormalization-22", [x, scale, bias], {}, got, "intermediate_precision", "accumulate_wide")
+
+
 def test_float_sum_past_the_range_in_some_orders_only_is_undefined():
     """GlobalAveragePool over float32 [3e38, 3e38, -3e38, 1]: summed left to right it is inf, with
     the negative term first it is 3e38; the text fixes no order, so nothing is expected. Terms of

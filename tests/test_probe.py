@@ -10,9 +10,9 @@ import pytest
 
 from helpers_runner import BROKEN, rows, run_cli, write_plan
 from opconform import specs
-from opconform.generator import sampling
+from opconform.generator import probe_rows, sampling
 from opconform.generator.factors import constraints, factors
-from opconform.suites import case_cache, probe
+from opconform.suites import case_cache, plan, probe
 
 UNIQUE = "onnx::Unique-11"
 
@@ -23,12 +23,12 @@ def test_probe_rows_isolate_one_value():
     baseline (every factor at its preferred value) in that factor only."""
     spec = specs.load(UNIQUE)
     fs, cs = factors(spec), constraints(spec)
-    order = [probe.preference(f) for f in fs]
-    base = probe.complete(fs, cs, {}, order)
+    order = [probe_rows.preference(f) for f in fs]
+    base = probe_rows.complete(fs, cs, {}, order)
     assert base is not None and fs[0].values[base[0]] == "float32"  # the type most backends implement
     for k, f in enumerate(fs):
         for i in range(len(f.values)):
-            row = probe.complete(fs, cs, {f.name: i}, order)
+            row = probe_rows.complete(fs, cs, {f.name: i}, order)
             assert row[k] == i
             assert [j for j in range(len(fs)) if row[j] != base[j]] in ([], [k])
 
@@ -42,6 +42,26 @@ def test_excluded_values_leave_the_rows():
     assert len(rows_) < len(sampling.spec_rows(spec, 2, 11))  # the budget goes to supported rows
     with pytest.raises(ValueError, match="every value of factor type:T excluded"):
         sampling.spec_rows(spec, 2, 11, [("type:T", i) for i in range(len(t.values))])
+
+
+def test_rows_start_from_the_probe_rows_whether_or_not_the_run_probed():
+    """A profile that probes plans the probe's round-one cases (none holding an excluded value)
+    as its first rows: handed over by a run that probed, drawn again by one whose answers came from
+    the cache, the same cases either way."""
+    spec = specs.load(UNIQUE)
+    t = next(f for f in factors(spec) if f.name == "type:T")
+    exclude = (("type:T", t.values.index("uint8")),)
+    drawn = probe.draw(UNIQUE)
+    handed = plan.cases_for(UNIQUE, "ci", 11, exclude=exclude, probed=drawn.cases)
+    redrawn = plan.cases_for(UNIQUE, "ci", 11, exclude=exclude)
+    assert [c.id for c in handed.cases] == [c.id for c in redrawn.cases]
+    ids = {c.id for c in handed.cases}
+    k = drawn.names.index("type:T")
+    kept = [c for row, c in drawn.cases.items() if c is not None and row[k] != exclude[0][1]]
+    assert kept and all(c.id in ids for c in kept)
+    assert not any(c.id in ids for row, c in drawn.cases.items() if c is not None and row[k] == exclude[0][1])
+    assert handed.rows > len(kept)  # the probe rows alone leave pairs uncovered: rows of their own follow
+    assert all(s["exercised"] == s["total"] for s in handed.coverage if s["t"] == 2)
 
 
 def test_plan_cache_entry_names_the_exclusions():
@@ -162,6 +182,9 @@ def test_run_lists_unsupported_values_once_and_draws_none_beyond_evidence(tmp_pa
     assert unsupported == len(banned)
     assert f"onnxruntime: {UNIQUE} does not implement type:T=" in proc.stderr
     assert meta["probing"]["probes"] > 0
+    # the probe's own cases start the rows; its answers to them are their results, recorded once
+    assert 0 < meta["probing"]["results_from_probes"] <= meta["probing"]["probes"]
+    assert len({r["case_id"] for r in got}) == len(got)
 
     # a second run of the same backend version asks nothing, and draws the same cases
     again = tmp_path / "again"

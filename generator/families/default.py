@@ -155,13 +155,17 @@ def dependent_attributes(draw, d: Draft) -> None:
             _draw_attribute(draw, d, a, bounds)
 
 
+def input_shape(draw, d: Draft, i: int, *, rank: int | None = None) -> tuple[int, ...]:
+    """A shape for concrete input i: a rank within its port's bounds (unless given), small sides."""
+    if rank is None:
+        rank = draw(shapes.ranks(port_of(d, i), d.profile))
+    return draw(shapes.shapes(rank, d.profile))
+
+
 def input_array(draw, d: Draft, i: int, *, rank: int | None = None, shape: tuple[int, ...] | None = None) -> np.ndarray:
     """An array for concrete input i with its drawn element type (edge values mixed in)."""
-    port = port_of(d, i)
     if shape is None:
-        if rank is None:
-            rank = draw(shapes.ranks(port, d.profile))
-        shape = draw(shapes.shapes(rank, d.profile))
+        shape = input_shape(draw, d, i, rank=rank)
     return draw(values.arrays(d.dtypes[min(i, len(d.dtypes) - 1)], shape))
 
 

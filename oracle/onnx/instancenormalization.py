@@ -1,8 +1,9 @@
 """ONNX InstanceNormalization: per instance and channel, scale * (x - mean) / sqrt(var + eps) + B.
 
 Policies (see the spec): intermediate_precision (oracle/kernels/precision.py): every step in
-float64 and rounded once (wide), or every step rounded to the input type, means summed in it
-(input_type); evaluation_order: Normalized = (x - mean) * InvStdDev, then * scale + B
+float64 and rounded once (wide), every step rounded to the input type with the means summed in it
+(input_type), or every step rounded to the input type but the means summed in float64 and rounded
+once (accumulate_wide: NumPy's mean of float16, which onnx.reference calls); evaluation_order: Normalized = (x - mean) * InvStdDev, then * scale + B
 (normalize_first, LayerNormalization's equations) or the text's formula from left to right,
 ((scale * (x - mean)) / sqrt(var + eps)) + B (as_written, onnx.reference), which overflow apart."""
 from __future__ import annotations
@@ -19,7 +20,8 @@ def run(spec, inputs, attributes, policies):
     axes = tuple(range(2, x.ndim))
     s = precision.to_type(scale, work).reshape(channel)
     b = precision.to_type(bias, work).reshape(channel)
-    normalized, mean, inv_std = precision.standardize(x, axes, attributes["epsilon"], work, wide_means=work == np.float64)
+    wide_means = work == np.float64 or policies.get(precision.POLICY) == "accumulate_wide"
+    normalized, mean, inv_std = precision.standardize(x, axes, attributes["epsilon"], work, wide_means=wide_means)
     with np.errstate(all="ignore"):
         if policies.get("evaluation_order", "normalize_first") == "as_written":
             xs = precision.to_type(x, work)

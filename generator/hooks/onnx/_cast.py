@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from opconform import dtypes
 from opconform.generator import pins, values
 from opconform.generator.draft import Draft
-from opconform.generator.families.default import input_array
+from opconform.generator.families.default import input_array, input_shape
 
 NUMERIC_TEXT = ["0", "1", "-7", "100", "3.14", "-2.5", "1e-5", "1E8", "+INF", "INF", "-inf", "NaN", "nan", "100.5"]
 INTEGER_TEXT = ["0", "1", "-7", "100", "42", "-128", "255"]
@@ -37,4 +37,10 @@ def convertible_input(draw, d: Draft, dst: str) -> None:
 
 
 def default_inputs(draw, d: Draft) -> None:
-    d.inputs = [input_array(draw, d, i) if present else None for i, present in enumerate(d.present)]
+    """Every input drawn; the converted input's values only when the row does not pin their class
+    (convertible_input fills a pinned class into a shape drawn here: values drawn first would be
+    thrown away, and drawing them is most of a conversion row's cost)."""
+    pinned = pins.pinned(d, f"values:{d.spec.inputs[0].name}") is not pins.UNPINNED
+    d.inputs = [None if not present else
+                np.zeros(input_shape(draw, d, i), dtypes.numpy_dtype(d.dtypes[0])) if i == 0 and pinned else
+                input_array(draw, d, i) for i, present in enumerate(d.present)]
