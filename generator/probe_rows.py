@@ -25,56 +25,14 @@ from __future__ import annotations
 from typing import Any, Callable, Collection, Mapping, Sequence
 
 from opconform.generator import strategies
-from opconform.generator.factors import OMITTED, Factor, constraints, factors
+from opconform.generator.factors import Factor, constraints, factors
+from opconform.generator.row_search import complete, preference
 from opconform.generator.sampling import draw_row
 from opconform.model import Case, SpecVersion
 
 Row = tuple[int, ...]  # one value index per factor, in factor order
 ATTEMPTS = 25  # draws per probe row before it is given up (no case: the value is not probed)
-_SEARCH_LIMIT = 20_000  # assignments tried completing one probe row
-# element types backends implement most often first; the rest keep the spec's order
-_TYPE_ORDER = ("float32", "int64", "int32", "float64", "float16", "bool", "int8", "uint8", "string")
 SIZE = "smoke"  # probe cases are small: the answer is about the factor values, not the sizes
-
-
-def preference(f: Factor) -> list[int]:
-    """A factor's value indices, the value most backends implement (or the default) first."""
-    n = len(f.values)
-    if f.kind == "type":
-        rank = {t: k for k, t in enumerate(_TYPE_ORDER)}
-        return sorted(range(n), key=lambda i: (rank.get(f.values[i], len(rank)), i))
-    if f.kind == "attribute":  # left out (its default) first
-        return sorted(range(n), key=lambda i: (f.values[i] is not OMITTED, i))
-    if f.kind == "presence":  # absent first: an optional input left out is the plainest node
-        return sorted(range(n), key=lambda i: (f.values[i] is not False, i))
-    return list(range(n))  # outputs: every output asked comes first
-
-
-def complete(fs: Sequence[Factor], allowed: Callable[[Mapping[str, Any]], bool], pins: Mapping[str, int],
-             order: Sequence[Sequence[int]]) -> Row | None:
-    """The first row (depth first, each factor in preference order) that holds the pins and that
-    the constraints allow; None when there is none (or the search passes its limit)."""
-    budget = [_SEARCH_LIMIT]
-    chosen: dict[str, Any] = {}
-    picked: list[int] = []
-
-    def go(k: int) -> bool:
-        if k == len(fs):
-            return True
-        f = fs[k]
-        for i in ([pins[f.name]] if f.name in pins else order[k]):
-            budget[0] -= 1
-            if budget[0] < 0:
-                return False
-            chosen[f.name] = f.values[i]
-            picked.append(i)
-            if allowed(chosen) and go(k + 1):
-                return True
-            picked.pop()
-            del chosen[f.name]
-        return False
-
-    return tuple(picked) if go(0) else None
 
 
 def rows(spec: SpecVersion) -> list[tuple[str, int, Row]]:

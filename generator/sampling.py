@@ -22,6 +22,7 @@ mechanism behind `@given`); `cases()` itself stays an ordinary strategy that shr
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Mapping, Sequence
@@ -111,8 +112,49 @@ def spec_rows(spec: SpecVersion, t: int, seed: int | str, exclude: Collection[tu
     least one value (excluding every value of a factor is refused). given: rows the array starts
     from (they come first; see covering_array)."""
     cs = constraints(spec)
-    return covering_array(restricted(factors(spec), exclude), t, allowed=cs, scope=cs.scope, seed=f"{seed}:{spec.id}",
-                          given=given)
+    fs = restricted(factors(spec), exclude)
+    rows = covering_array(fs, t, allowed=cs, scope=cs.scope, seed=f"{seed}:{spec.id}", given=given)
+    return rows + observable_repairs(spec, fs, cs, rows, t)
+
+
+def observable_repairs(spec: SpecVersion, fs: Sequence[Factor], allowed: Callable[[Mapping[str, Any]], bool],
+                       rows: Sequence[Mapping[str, Any]], t: int) -> list[dict[str, Any]]:
+    """Rows for the tuples `rows` hold only where they cannot be seen: the element type of an
+    optional input (onnx::Pad's Tind, of `axes`) is held in name only by a row that leaves the
+    input out, so a tuple with that type needs a row where the input is given. Each such row
+    holds the tuple and gives those inputs, every other factor at its preferred value."""
+    from opconform.generator.exercised import unobservable
+    from opconform.generator.row_search import complete, preference
+
+    names = [f.name for f in fs]
+    combos = list(itertools.combinations(names, min(t, len(names))))
+    if not any(f.kind == "type" for f in fs) or not any(f.kind == "presence" for f in fs):
+        return []  # every type held is seen
+
+    def seen(row: Mapping[str, Any]) -> set:
+        hidden = {n for n in names if unobservable(spec, n, row)}
+        return {(c, tuple(row[n] for n in c)) for c in combos if not hidden & set(c)}
+
+    held: set = set()
+    for row in rows:
+        held |= seen(row)
+    wanted = [(c, vals) for c in combos for vals in dict.fromkeys(tuple(r[n] for n in c) for r in rows)
+              if (c, vals) not in held and not any(unobservable(spec, n, dict(zip(c, vals))) for n in c)]
+    order = [preference(f) for f in fs]
+    out: list[dict[str, Any]] = []
+    for c, vals in wanted:
+        if (c, vals) in held:
+            continue  # a repair row made for an earlier tuple holds it
+        pins = {n: fs[names.index(n)].values.index(v) for n, v in zip(c, vals)}
+        for f in fs:  # the inputs of the tuple's types are given
+            if f.kind == "presence" and any(n.startswith("type:") and unobservable(spec, n, {f.name: False}) for n in c):
+                pins.setdefault(f.name, f.values.index(True))
+        found = complete(fs, allowed, pins, order)
+        if found is not None:
+            row = {f.name: f.values[i] for f, i in zip(fs, found)}
+            out.append(row)
+            held |= seen(row)
+    return out
 
 
 def restricted(fs: Sequence[Factor], exclude: Collection[tuple[str, int]]) -> list[Factor]:

@@ -9,9 +9,9 @@ def run(spec, inputs, attributes, policies, output_count=None):
     split = inputs[1] if len(inputs) > 1 else None
     axis = int(attributes.get("axis", 0))
     dim = data.shape[axis]
-    parts = attributes.get("num_outputs", output_count)
-    if split is None and parts is None:
-        raise ValueError(f"{spec.id}: without 'split' the number of outputs must be given (output_count)")
+    # Split-13 without `split`: as many parts as the node has outputs; a case states no count and
+    # its model has one output then (generator/onnx_model.py), so one part unless told otherwise
+    parts = attributes.get("num_outputs", 1 if output_count is None else output_count)
     if split is None and "num_outputs" not in attributes and dim % parts:
         # Split-13: "the tensor is split to equal sized parts"; the count is the node's, so no
         # relation of the spec can see it

@@ -1,7 +1,8 @@
 """Hook for onnx::Split: `split` sizes that sum to the axis, or (version 18) num_outputs.
 
-Version 13 always gets `split`: without it the part count is the node's output count, which a
-case (one entry per output port) cannot state."""
+Version 13 gets `split` unless a covering row asks for it absent: then the part count is the
+node's output count, which a case (one entry per output port) cannot state, so the node has one
+output (generator/onnx_model.py) and the one part is the whole input."""
 from __future__ import annotations
 
 from hypothesis import strategies as st
@@ -25,6 +26,9 @@ def inputs(draw, d: Draft) -> None:
         d.present[1] = False
         parts = draw(st.integers(1, dim).filter(lambda n: -(-dim // n) * (n - 1) < dim))
         d.attributes["num_outputs"] = parts
+        return
+    if not has_num and pins.pinned(d, "input:split") is False:
+        d.present[1] = False
         return
     cuts = sorted(draw(st.lists(st.integers(0, dim), max_size=3)))
     set_ints(d, "split", [b - a for a, b in zip([0] + cuts, cuts + [dim])])
