@@ -15,7 +15,10 @@ speed-ups made since in the code both share.
 Every run is a separate `opconform run` process, one after the other, so the figures are
 comparable only within one run of this script on an otherwise idle machine. Printed per run:
 wall time, cases, the share of cases the backend answered "unsupported", and (today's runs) the
-probing, generation and execution times from run.json; then both ratios.
+probing, generation and execution times from run.json; then both ratios; then, for each run, the
+pairs of factor values the backend answered for onnx::Unique-11, onnx::Cast-21 and
+onnx::LayerNormalization-17 (counted by today's reports/factor_coverage.py from each run's results,
+so "before" and "after" are counted the same way).
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ from time import perf_counter
 
 REPO = Path(__file__).resolve().parents[1]
 BEFORE_ISSUE_11 = "e35e0d7"
+FOCUS = ("onnx::Unique-11", "onnx::Cast-21", "onnx::LayerNormalization-17")
 
 
 def build(rev: str, into: Path) -> Path:
@@ -63,7 +67,16 @@ def one(label: str, profile: str, args: argparse.Namespace, tmp: Path, site: Pat
     cases = sum(verdicts.values())
     probing = run.get("probing") or {}
     return {"wall": wall, "cases": cases, "unsupported": verdicts.get("unsupported", 0) / cases if cases else 0.0,
-            "probes": probing.get("probes", 0)}
+            "probes": probing.get("probes", 0), "pairs": focus_pairs(out)}
+
+
+def focus_pairs(out: Path) -> dict[str, str]:
+    """Spec id -> "exercised/total pairs" on the backend, for the FOCUS spec versions it ran."""
+    from opconform.reports import factor_coverage
+    from opconform.reports.resultset import ResultSet
+
+    got = factor_coverage.coverage(ResultSet.load([out]))
+    return {sid: f"{c.exercised}/{c.total}" for (_, sid), c in sorted(got.items()) if sid in FOCUS}
 
 
 def main() -> None:
@@ -90,6 +103,8 @@ def main() -> None:
     if not args.no_before:
         print(f"ci today / ci before issue 11 ({args.before}): {now / figures[f'ci@{args.before}']['wall']:.2f}x (target <= 1.50x)")
     print(f"ci / ci-norows (today's code, rows and probing alone): {now / figures['ci-norows']['wall']:.2f}x")
+    for label, f in figures.items():
+        print(f"{label:14s} pairs answered: " + "; ".join(f"{sid} {p}" for sid, p in f["pairs"].items()))
 
 
 if __name__ == "__main__":

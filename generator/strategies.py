@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 from hypothesis import assume, strategies as st
 
 from opconform import specs
-from opconform.generator import exercised, mutations, profiles, steps
+from opconform.generator import exercised, mutations, profiles, steps, value_repair
 from opconform.generator.draft import Draft
 from opconform.generator.factors import factors as spec_factors
 from opconform.generator.families.default import STEPS
@@ -40,6 +40,7 @@ def _row_drafts(spec: SpecVersion, prof: profiles.Profile, all_factors: list) ->
     """valid_draft(row, log): the draft strategy for any row, built once per spec version (the
     composite is defined once: defining one costs milliseconds, too much per row)."""
     functions = [steps.resolve(spec, step) for step in STEPS]  # resolved once, not per draw
+    elementwise = value_repair.terms(spec)
 
     @st.composite
     def valid_draft(draw, row: Mapping[str, Any], log: list[str] | None) -> Draft:  # a closure: short repr
@@ -48,6 +49,7 @@ def _row_drafts(spec: SpecVersion, prof: profiles.Profile, all_factors: list) ->
             fn(draw, d)
             if name == "presence":  # later steps may assign inputs by index
                 d.inputs = [None] * len(d.present)
+        value_repair.repair(draw, d, elementwise)
         broken = first_broken(spec, d)
         if broken is not None:
             _note(log, f"relation {broken} does not hold")

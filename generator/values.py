@@ -411,6 +411,18 @@ def integers(draw, lo: int, hi: int, n: int) -> list[int]:
     return [table[c % len(table)] for c in codes(draw, n)]
 
 
+def plain_values(name: str) -> np.ndarray:
+    """The plain values of a type, as an array of it: the small integers 0, 1, -1, ... 8, -8 in
+    its range and, for floats, a grid of readable values across [-100, 100] (see _Table)."""
+    kind = dtypes.get(name).kind
+    if kind not in ("float", "int", "uint", "bool"):
+        return np.array([], dtype=object)  # strings and complex numbers: no plain values to offer
+    t = _Table.of(name)
+    if kind == "float":
+        return _from_bits(name, np.concatenate([t.small, t.grid[:: 1 << 6]]).tolist())
+    return np.array(t.small.tolist(), dtype=_np(name))
+
+
 @lru_cache(maxsize=1024)
 def _nearest_zero_first(lo: int, hi: int) -> tuple[int, ...]:
     return tuple(sorted(range(lo, hi + 1), key=lambda v: (abs(v), v < 0)))
