@@ -8,9 +8,42 @@
 
 The generator never imports the oracle: the expectation function is passed in (`expect=`).
 Operator hooks and family strategies: docs/generator-hooks.md.
-"""
-from opconform.generator.profiles import PROFILES, Profile
-from opconform.generator.sampling import generate, has_strategy
-from opconform.generator.strategies import cases, drafts, invalid_drafts
 
-__all__ = ["cases", "generate", "has_strategy", "drafts", "invalid_drafts", "PROFILES", "Profile"]
+What later stages use of the generator is exported here, and only this (tests/test_layering.py
+holds suites/ to it): drawing cases (above; covering-array rows: spec_rows, generate_rows), the
+factors of a spec version and what a case exercises of them (spec_factors, constraints,
+exercised_values, same_value, factor_tuple_coverage), the probe rows a backend is asked first
+(rows_to_probe, draw_probes, probe_seeds, probe_assignment, factor_preference), element values
+(edge_values, from_elements), size profiles (PROFILES, Profile, size_profile) and the output slots
+of a case's model (output_slots). A name that is also a submodule's would hide that submodule,
+hence spec_factors, exercised_values, factor_tuple_coverage rather than the functions' own names.
+"""
+from opconform.generator.exercised import exercised as exercised_values, same as same_value
+from opconform.generator.factors import Factor, constraints, factors as spec_factors
+from opconform.generator.probe_rows import (
+    assignment as probe_assignment, draw as draw_probes, preference as factor_preference, rows as rows_to_probe,
+    seeds as probe_seeds,
+)
+from opconform.generator.profiles import PROFILES, Profile, get as size_profile
+from opconform.generator.sampling import generate, generate_rows, has_strategy, restricted, spec_rows
+from opconform.generator.strategies import cases, drafts, error_relations, invalid_drafts
+from opconform.generator.tuple_coverage import tuple_coverage as factor_tuple_coverage
+from opconform.generator.values import edge_values, from_elements
+
+__all__ = [
+    "cases", "generate", "has_strategy", "drafts", "invalid_drafts", "PROFILES", "Profile",
+    "error_relations", "generate_rows", "restricted", "spec_rows",
+    "Factor", "constraints", "spec_factors", "exercised_values", "same_value", "factor_tuple_coverage",
+    "draw_probes", "factor_preference", "probe_assignment", "probe_seeds", "rows_to_probe",
+    "edge_values", "from_elements", "size_profile", "output_slots",
+]
+
+
+def __getattr__(name: str):
+    """output_slots: from the ONNX model builder, which imports onnx; loaded when first asked for,
+    so that importing the generator does not import onnx."""
+    if name == "output_slots":
+        from opconform.generator.onnx_model import output_slots
+
+        return output_slots
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from opconform.generator import exercised as ex
 from opconform.generator.covering import covered, covering_array
 from opconform.generator.factors import Factor, constraints, factors
+from opconform.generator.value_classes import value_key
 from opconform.model import SpecVersion
 
 Tuple = tuple[tuple[str, ...], tuple[Any, ...]]  # (factor names, values), as covering.covered gives
@@ -78,15 +79,6 @@ def held(spec: SpecVersion, fs: Sequence[Factor], cases: Iterable[Any], t: int) 
                 if all(v is not None for v in vals):
                     out.add((combo, vals))
     return out
-
-
-def value_key(v: Any) -> Any:
-    """A factor value as a hashable key that keeps True apart from 1 (an array: its repr)."""
-    try:
-        hash(v)
-        return (type(v).__name__, v)
-    except TypeError:
-        return repr(v)
 
 
 def tuple_coverage(spec: SpecVersion, cases: Iterable[Any], t: int = 2,

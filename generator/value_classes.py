@@ -100,7 +100,7 @@ def allowed_members(spec: SpecVersion, port_name: str, dtype: str, attributes: M
     inputs the relations read (see `reads`) matter; the answer is cached on them."""
     port = next(p for p in spec.inputs if p.name == port_name)
     attr_names, input_names = reads(spec, port)
-    ctx_a = tuple(sorted((k, _key(v)) for k, v in attributes.items() if k in attr_names))
+    ctx_a = tuple(sorted((k, value_key(v)) for k, v in attributes.items() if k in attr_names))
     ctx_t = tuple(sorted((k, v) for k, v in types.items() if k in input_names))
     key = (id(spec), port_name, dtype, ctx_a, ctx_t)
     hit = _CACHE.get(key)
@@ -112,10 +112,14 @@ def allowed_members(spec: SpecVersion, port_name: str, dtype: str, attributes: M
     return found
 
 
-def _key(v: Any) -> Any:
-    from opconform.generator.tuple_coverage import value_key  # late: tuple_coverage imports factors, which imports this
-
-    return value_key(v)
+def value_key(v: Any) -> Any:
+    """A factor value as a hashable key that keeps True apart from 1 (an array: its repr).
+    Here, not in tuple_coverage (which uses it too): tuple_coverage imports factors, which imports this."""
+    try:
+        hash(v)
+        return (type(v).__name__, v)
+    except TypeError:
+        return repr(v)
 
 
 def _probe(spec: SpecVersion, port: Port, dtype: str, attrs: dict, types: dict) -> Members:

@@ -1,10 +1,11 @@
 """Checks the oracle against the worked examples stored in spec files.
 
 Used by `opconform validate` and by the test suite. An example passes when the oracle
-reproduces every expected output exactly (same element type, same shape, same bits; any NaN
-matches any NaN, and -0.0 matches 0.0 where the spec says signed zeros are equal), or, for an
-example that expects an error, when the oracle refuses it naming that relation. A spec version
-may widen "exactly" with its `tolerance` (per element type).
+reproduces every expected output under the spec's own comparison rules, those the runner judges
+backends by (opconform.compare: same element type, same shape, same values; any NaN matches any
+NaN, and -0.0 matches 0.0 unless the spec says signed zeros are distinct), or, for an example that
+expects an error, when the oracle refuses it naming that relation. A spec version may widen
+"same values" with its `tolerance` (per element type).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from opconform import dtypes
+from opconform import compare
 from opconform.model import Example, RelationBroken, SpecVersion
 
 
@@ -56,43 +57,8 @@ def check_example(spec: SpecVersion, example: Example) -> ExampleResult:
 
 
 def mismatch(got: np.ndarray, expected: np.ndarray, spec: SpecVersion) -> str:
-    """'' when `got` equals `expected` as the spec demands; else what differs, in one line."""
-    gname, ename = dtypes.name_of(got.dtype), dtypes.name_of(expected.dtype)
-    if gname != ename:
-        return f"got element type {gname}, expected {ename}"
-    if got.shape != expected.shape:
-        return f"got shape {got.shape}, expected {expected.shape}"
-    rtol, atol = spec.tolerance.for_type(ename)
-    ok = equal_elements(got, expected, rtol, atol, spec.signed_zero == "equal")
-    if bool(np.all(ok)):
-        return ""
-    bad = np.argwhere(~ok)
-    at = tuple(int(i) for i in bad[0])
-    return f"got {got[at]!r}, expected {expected[at]!r} at {at} ({len(bad)} of {ok.size} differ)"
-
-
-def equal_elements(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float, zeros_equal: bool) -> np.ndarray:
-    """Element-wise equality: bit-exact unless a tolerance is given; NaN matches NaN."""
-    kind = dtypes.get(dtypes.name_of(expected.dtype)).kind
-    if kind == "string":
-        flat = np.frompyfunc(lambda a, b: a == b, 2, 1)(got.reshape(-1), expected.reshape(-1))
-        return flat.astype(bool).reshape(expected.shape)
-    if kind == "complex":
-        part = got.real.dtype
-        return (equal_elements(got.real.astype(part), expected.real.astype(part), rtol, atol, zeros_equal)
-                & equal_elements(got.imag.astype(part), expected.imag.astype(part), rtol, atol, zeros_equal))
-    if kind != "float":
-        return got == expected
-    g = got.astype(np.float64)
-    e = expected.astype(np.float64)
-    both_nan = np.isnan(g) & np.isnan(e)
-    if rtol or atol:
-        with np.errstate(invalid="ignore"):
-            close = np.isclose(g, e, rtol=rtol, atol=atol) | (g == e)
-        return close | both_nan
-    width = got.dtype.itemsize
-    bits = np.dtype(f"u{width}") if width in (1, 2, 4, 8) else None
-    same = got.view(bits) == expected.view(bits) if bits is not None else g == e
-    if zeros_equal:
-        same |= (g == 0) & (e == 0)
-    return same | both_nan
+    """'' when `got` equals `expected` as the spec demands (opconform.compare under the spec's
+    rules; strings as exact text, even for a `numeric_text` port: the oracle's own text is pinned);
+    else what differs, in one line."""
+    found = compare.check(got, expected, compare.Rules.of(spec))
+    return found.message if found else ""

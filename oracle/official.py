@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from opconform import specs
-from opconform.model import SpecVersion
+from opconform import compare, specs
+from opconform.model import SpecVersion, Tolerance
 
 
 @dataclass(frozen=True)
@@ -130,34 +130,14 @@ def run(case: OfficialCase) -> OfficialResult:
             got = oracle.evaluate(spec, list(case.inputs), case.attributes, output_count=count)
     except Exception as e:  # a failing oracle is a result to report, whatever it raised
         return OfficialResult(case, spec.id, False, f"oracle raised {type(e).__name__}: {e}")
+    # the official case's own tolerance; everything else (NaN, signed zero...) as the runner judges
+    rules = compare.Rules(Tolerance(case.rtol, case.atol), spec.signed_zero)
     for k, exp in zip(case.outputs_requested, case.expected):
-        msg = compare(got[k], exp, case.rtol, case.atol)
-        if msg:
-            return OfficialResult(case, spec.id, False, f"output {spec.outputs[k].name}: {msg} [{case.name}]")
+        found = compare.check(got[k], exp, rules)
+        if found is not None:
+            return OfficialResult(case, spec.id, False, f"{found.about(f'output {spec.outputs[k].name}')} [{case.name}]")
     return OfficialResult(case, spec.id, True, "")
 
 
 def check_operator(operator: str) -> list[OfficialResult]:
     return [run(c) for c in cases_for(operator)]
-
-
-def compare(got: np.ndarray, expected: np.ndarray, rtol: float, atol: float) -> str:
-    """'' when equal enough; else 'got X, expected Y' for the first differing element."""
-    got, expected = np.asarray(got), np.asarray(expected)
-    if got.dtype != expected.dtype and not (got.dtype.kind in "OUS" and expected.dtype.kind in "OUS"):
-        return f"got dtype {got.dtype}, expected {expected.dtype}"
-    if got.shape != expected.shape:
-        return f"got shape {got.shape}, expected {expected.shape}"
-    if got.dtype.kind in "OUS":
-        ok = np.array([a == b for a, b in zip(got.reshape(-1), expected.reshape(-1))], dtype=bool).reshape(got.shape)
-    elif got.dtype.kind in "fcV" or got.dtype.name in ("bfloat16",) or "float" in got.dtype.name:
-        g = got.astype(np.complex128 if got.dtype.kind == "c" else np.float64)
-        e = expected.astype(g.dtype)
-        with np.errstate(invalid="ignore"):
-            ok = np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True) | (g == e)
-    else:
-        ok = got == expected
-    if np.all(ok):
-        return ""
-    idx = tuple(int(i) for i in np.argwhere(~ok)[0])
-    return f"got {got[idx]!r}, expected {expected[idx]!r} at {idx} ({int((~ok).sum())} of {ok.size} differ)"

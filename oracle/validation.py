@@ -2,12 +2,11 @@
 every stored example through the oracle. `opconform validate` renders the result."""
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from opconform import specs
-from opconform.model import SpecError, SpecVersion
+from opconform.model import SpecVersion
 from opconform.oracle.examples import ExampleResult, check_example
 from opconform.specs.loader import implicit_relations
 
@@ -38,31 +37,14 @@ class LibraryReport:
         return [v for v in self.versions if not v.ok]
 
 
-def _matches(pattern: str | None, *names: str) -> bool:
-    if not pattern:
-        return True
-    pats = [p.strip() for p in pattern.split(",") if p.strip()]
-    return any(fnmatch.fnmatchcase(n, p) for n in names for p in pats)
-
-
 def validate(pattern: str | None = None, spec_dir: Path | None = None) -> LibraryReport:
     """Check every spec file (or those whose `dialect::Operator` or version id matches the
-    comma-separated globs in `pattern`) and every example it stores. `spec_dir` holds spec files
-    as `<dir>/<dialect>/<Operator>.yaml`; default: the installed library."""
-    report = LibraryReport()
-    files = specs.spec_files() if spec_dir is None else sorted(Path(spec_dir).glob("*/*.yaml"))
-    for path in files:
-        file_id = f"{path.parent.name}::{path.stem}"
-        try:
-            spec = specs.load_file(path)
-        except SpecError as e:
-            if _matches(pattern, file_id):
-                report.malformed.append(str(e))
-            continue
-        for v in spec.versions:
-            if _matches(pattern, file_id, v.id):
-                report.versions.append(validate_version(v))
-    return report
+    comma-separated globs in `pattern`, as specs.selection chooses them) and every example it
+    stores. `spec_dir` holds spec files as `<dir>/<dialect>/<Operator>.yaml`; default: the
+    installed library."""
+    files = None if spec_dir is None else sorted(Path(spec_dir).glob("*/*.yaml"))
+    versions, malformed = specs.selection(pattern, files)
+    return LibraryReport([validate_version(v) for v in versions], [str(e) for e in malformed.values()])
 
 
 def validate_version(spec: SpecVersion) -> VersionReport:

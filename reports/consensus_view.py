@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from opconform.reports import links
-from opconform.reports.consensus import HEADING, Agreement, Consensus
+from opconform.reports.consensus import HEADING, Agreement, Consensus, consensus
 from opconform.reports.failure import replay_command
 from opconform.reports.resultset import ResultSet, split_spec_id
 from opconform.reports.tensorview import TensorView, view
@@ -86,6 +86,16 @@ class ConsensusView:
     def shared(self, backend: str, spec_id: str) -> list[CaseRow]:
         """The rows where `backend` agrees with another one on `spec_id`: its detail page names them."""
         return [r for r in self.all_agree + self.partial + self.known if r.spec_id == spec_id and backend in r.backends]
+
+
+def of(rs: ResultSet) -> ConsensusView | None:
+    """Where the set's backends agree with each other against the oracle; None with fewer than two
+    backends. Computed once per set: the first view, its own page and every detail page read it."""
+    return rs.derived(_of)
+
+
+def _of(rs: ResultSet) -> ConsensusView | None:
+    return build(rs, consensus(rs.results)) if len(rs.backends) >= 2 else None
 
 
 def build(rs: ResultSet, c: Consensus) -> ConsensusView:

@@ -5,27 +5,42 @@ reference lists): the spec versions in the library, whether every version has an
 generator strategy, how many official ONNX node cases the oracle passes, and which backends the
 given results directories ran on it. An operator is complete when all of those hold and every
 official case passes.
+
+This module renders; it runs neither the generator nor the oracle. The spec versions come from
+the spec library, the backends from the results; what needs the oracle or the generator (an
+oracle module per version, a strategy per version, the official cases run through the oracle)
+comes in as OperatorFacts, gathered by the command (opconform.commands.coverage.library_facts).
+Without them a row says "unknown".
 """
 from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
-from opconform import oracle, specs
+from opconform import specs
 from opconform.model import SpecError
-from opconform.oracle import official
 
 OPS_FILE = Path(__file__).with_name("onnx-ops.txt")
+
+
+@dataclass(frozen=True)
+class OperatorFacts:
+    """What the oracle and the generator have for one operator, found outside the reports."""
+
+    has_oracle: bool  # every spec version has an oracle module (False without a spec)
+    has_strategy: bool | None  # every spec version has a generator strategy; None: no spec, or not asked
+    official_passed: int  # official ONNX node cases the oracle reproduces (0 without an oracle)
+    official_total: int  # official ONNX node cases of the operator
 
 
 @dataclass
 class CoverageRow:
     operator: str
     versions: list[int]  # since-versions in the spec library
-    has_oracle: bool  # every version has an oracle module
-    has_strategy: bool | None  # every version has a generator strategy; None: the generator cannot tell
+    has_oracle: bool | None  # every version has an oracle module; None: not known (no facts)
+    has_strategy: bool | None  # every version has a generator strategy; None: not known
     official_passed: int
     official_total: int
     backends: list[str]  # backends with results on any version of the operator
@@ -42,15 +57,8 @@ def operators() -> list[str]:
     return [s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#")]
 
 
-def _strategy_check():
-    try:
-        from opconform.generator import has_strategy
-    except ImportError:  # a generator without has_strategy: report 'unknown', not 'no'
-        return None
-    return has_strategy
-
-
-def _backends_by_operator(results_dirs: Iterable[str | os.PathLike]) -> dict[str, set[str]]:
+def backends_by_operator(results_dirs: Iterable[str | os.PathLike]) -> dict[str, set[str]]:
+    """ONNX operator -> the backends with results on any of its versions in these directories."""
     from opconform.suites.merge import read_dirs
 
     out: dict[str, set[str]] = {}
@@ -62,8 +70,9 @@ def _backends_by_operator(results_dirs: Iterable[str | os.PathLike]) -> dict[str
     return out
 
 
-def row(operator: str, backends: Iterable[str] = (), has_strategy=None) -> CoverageRow:
-    """The coverage of one operator (has_strategy: the generator's check, or None for unknown)."""
+def row(operator: str, backends: Iterable[str] = (), facts: OperatorFacts | None = None) -> CoverageRow:
+    """The coverage of one operator: its spec versions from the library, the rest from `facts`
+    (None: oracle, strategy and official cases unknown)."""
     missing: list[str] = []
     try:
         versions = list(specs.load_spec("onnx", operator).versions)
@@ -73,23 +82,24 @@ def row(operator: str, backends: Iterable[str] = (), has_strategy=None) -> Cover
     except SpecError as e:
         versions = []
         missing.append(f"spec does not load: {e}")
-    with_oracle = bool(versions) and all(oracle.has_oracle(v) for v in versions)
-    if versions and not with_oracle:
-        missing.append("no oracle")
+    with_oracle: bool | None = None if versions else False
     strategy: bool | None = None
-    if versions and has_strategy is not None:
-        strategy = all(has_strategy(v) for v in versions)
-        if not strategy:
-            missing.append("no strategy")
-    elif versions:
-        missing.append("strategy unknown")
-    if with_oracle:
-        results = official.check_operator(operator)
-        passed, total = sum(r.passed for r in results), len(results)
+    passed = total = 0
+    if facts is None:
+        if versions:
+            missing.append("oracle, strategy and official cases unknown")
     else:
-        passed, total = 0, len(official.cases_for(operator))
-    if with_oracle and passed < total:
-        missing.append(f"{total - passed} official case(s) fail")
+        with_oracle = bool(versions) and facts.has_oracle
+        if versions and not with_oracle:
+            missing.append("no oracle")
+        strategy = facts.has_strategy if versions else None
+        if versions and strategy is None:
+            missing.append("strategy unknown")
+        elif versions and not strategy:
+            missing.append("no strategy")
+        passed, total = (facts.official_passed if with_oracle else 0), facts.official_total
+        if with_oracle and passed < total:
+            missing.append(f"{total - passed} official case(s) fail")
     return CoverageRow(
         operator=operator,
         versions=[v.since for v in versions],
@@ -103,19 +113,26 @@ def row(operator: str, backends: Iterable[str] = (), has_strategy=None) -> Cover
     )
 
 
-def rows(results_dirs: Iterable[str | os.PathLike] = (), only: Iterable[str] | None = None) -> list[CoverageRow]:
-    """One row per standard ONNX operator (or per operator of `only`, which must be among them).
+def picked(only: Iterable[str] | None = None) -> list[str]:
+    """The standard ONNX operators, or those of `only`; ValueError naming any that is not one."""
+    known = operators()
+    out = known if only is None else list(only)
+    unknown = [op for op in out if op not in known]
+    if unknown:
+        raise ValueError(f"not standard ONNX operators: {', '.join(unknown)} (expected names from {OPS_FILE.name})")
+    return out
+
+
+def rows(results_dirs: Iterable[str | os.PathLike] = (), only: Iterable[str] | None = None,
+         facts: Mapping[str, OperatorFacts] | None = None) -> list[CoverageRow]:
+    """One row per standard ONNX operator (or per operator of `only`, which must be among them),
+    with the backends of `results_dirs` and each operator's `facts` (unknown where it has none).
 
     Raises ResultsError (one line) for an unreadable results directory, ValueError for an operator
     that is not a standard ONNX operator."""
-    known = operators()
-    picked = known if only is None else list(only)
-    unknown = [op for op in picked if op not in known]
-    if unknown:
-        raise ValueError(f"not standard ONNX operators: {', '.join(unknown)} (expected names from {OPS_FILE.name})")
-    backends = _backends_by_operator(results_dirs)
-    check = _strategy_check()
-    return [row(op, backends.get(op, ()), check) for op in picked]
+    ops = picked(only)
+    backends = backends_by_operator(results_dirs)
+    return [row(op, backends.get(op, ()), (facts or {}).get(op)) for op in ops]
 
 
 def complete_count(table: Iterable[CoverageRow]) -> int:

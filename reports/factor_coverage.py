@@ -109,6 +109,16 @@ def _run_by_backend(rs: ResultSet) -> dict[str, list[Mapping[str, Any]]]:
     return out
 
 
+def of(rs: ResultSet) -> dict[tuple[str, str], "PairCoverage"]:
+    """coverage(rs), counted once per set: read by the first view and every detail page."""
+    return rs.derived(coverage)
+
+
+def unsupported_of(rs: ResultSet) -> dict[tuple[str, str], list[UnsupportedValue]]:
+    """unsupported_values(rs), once per set."""
+    return rs.derived(unsupported_values)
+
+
 def strengths(rs: ResultSet) -> dict[str, int]:
     return {b: max(strength(r) for r in runs) for b, runs in _run_by_backend(rs).items()}
 

@@ -6,13 +6,15 @@ import functools
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
-from opconform import dtypes, tensors
-from opconform.model import Result
+from opconform import compare, tensors
+from opconform.model import Result, SpecVersion
 from opconform.reports import breakdown
-from opconform.reports.tensorview import Diff, TensorView, diff, differing, view
+from opconform.reports.tensorview import Diff, TensorView, diff, view
+from opconform.suites import verdicts
 
 
 @dataclass
@@ -45,21 +47,34 @@ class FailureView:
 
 
 @functools.lru_cache(maxsize=None)
-def _tolerance(spec_id: str, dtype: str) -> tuple[float, float]:
-    """The spec's tolerance, so that elements within it are not marked as differing."""
-    from opconform import specs  # results may name specs this checkout lacks: exact comparison then
+def _spec(spec_id: str) -> SpecVersion | None:
+    """The spec a result names; None where this checkout lacks it or it does not load (then the
+    default rules: exact, -0.0 matches 0.0)."""
+    from opconform import specs
 
     try:
-        return specs.load(spec_id).tolerance.for_type(dtype)
-    except Exception:  # noqa: BLE001 -- any failure to load means "no tolerance known"
-        return (0.0, 0.0)
+        return specs.load(spec_id)
+    except Exception:  # noqa: BLE001 -- any failure to load means "no rules known"
+        return None
 
 
-def _inexact(a: np.ndarray) -> bool:
-    try:
-        return dtypes.get(dtypes.name_of(a.dtype)).kind in ("float", "complex")
-    except (KeyError, ValueError):
-        return False
+RulesOf = Callable[[int, np.ndarray], compare.Rules]  # (output slot, its expected array) -> its rules
+
+
+def _rules_of(spec_id: str, inputs: list) -> RulesOf:
+    """The rules the verdict compared each output slot by (verdicts.port_rules: the spec's tolerance,
+    signed_zero, numeric_text), so that exactly the elements that made the verdict are marked."""
+    known: dict[int, compare.Rules] = {}
+
+    def rules(slot: int, expected: np.ndarray) -> compare.Rules:
+        if compare.kind(expected.dtype) in ("int", "uint", "bool"):
+            return compare.DEFAULT  # exact whatever the spec says: no spec file to load
+        if slot not in known:
+            spec = _spec(spec_id)
+            known[slot] = compare.DEFAULT if spec is None else verdicts.port_rules(spec, verdicts.slot_port(spec, slot), inputs)
+        return known[slot]
+
+    return rules
 
 
 def _decode(d) -> np.ndarray | None:
@@ -78,7 +93,7 @@ def replay_command(r: Result, directory: Path | None, backend: str | None = None
     return command + ("  # the run case this was shrunk from; the minimal case itself is in shrunk.jsonl" if shrunk_from else "")
 
 
-def _compare(spec_id: str, expected: list, got: list) -> list[OutputView]:
+def _compare(expected: list, got: list, rules: RulesOf) -> list[OutputView]:
     out = []
     for k in range(max(len(expected), len(got))):
         e = expected[k] if k < len(expected) else None
@@ -86,27 +101,24 @@ def _compare(spec_id: str, expected: list, got: list) -> list[OutputView]:
         if e is None or g is None:
             out.append(OutputView(k, view(e), view(g), None))
             continue
-        ev = view(e)
-        # only floats have a tolerance; skipping the lookup for the rest skips loading the spec file
-        rtol, atol = _tolerance(spec_id, ev.dtype) if _inexact(e) else (0.0, 0.0)
-        mask = differing(e, g, rtol, atol)
-        out.append(OutputView(k, ev, view(g, mask), diff(e, g, mask)))
+        mask = compare.differing(g, e, rules(k, e))
+        out.append(OutputView(k, view(e), view(g, mask), diff(e, g, mask)))
     return out
 
 
-def _distance(e: np.ndarray | None, g: np.ndarray | None) -> int:
+def _distance(e: np.ndarray | None, g: np.ndarray | None, rules: RulesOf, slot: int) -> int:
     if e is None or g is None:
         return 0 if e is g else 1
-    m = differing(e, g)
+    m = compare.differing(g, e, rules(slot, e))
     return e.size + 1 if m is None else int(m.sum())
 
 
-def _closest(alternatives: list, got: list) -> tuple[dict, list]:
+def _closest(alternatives: list, got: list, rules: RulesOf) -> tuple[dict, list]:
     """The expected alternative with the fewest differing elements: the one the backend came nearest."""
     options = [(dict(a.get("policies", {})), [_decode(o) for o in a.get("outputs", ())]) for a in alternatives]
     if not options:
         return {}, []
-    return min(options, key=lambda o: sum(_distance(e, g) for e, g in zip(o[1], got)))
+    return min(options, key=lambda o: sum(_distance(e, g, rules, k) for k, (e, g) in enumerate(zip(o[1], got))))
 
 
 def case_size(r: Result) -> int:
@@ -124,8 +136,9 @@ def failure_view(r: Result, directory: Path | None, backend: str | None = None) 
     try:
         inputs = [_decode(x) for x in case.get("inputs", ())]
         got = [_decode(x) for x in (r.got or ())]
-        policies, expected = _closest(case.get("expected", {}).get("alternatives", ()), got)
-        outputs = _compare(r.spec_id, expected, got) if (expected or got) else []
+        rules = _rules_of(r.spec_id, inputs)
+        policies, expected = _closest(case.get("expected", {}).get("alternatives", ()), got, rules)
+        outputs = _compare(expected, got, rules) if (expected or got) else []
     except (ValueError, TypeError, IndexError) as e:  # one odd result must not sink the whole report
         inputs, policies, outputs, problem = [], {}, [], f"{type(e).__name__}: {e}"
     return FailureView(

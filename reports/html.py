@@ -16,7 +16,7 @@ import hashlib
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -67,8 +67,10 @@ def rate_class(t: Tally | None) -> str:
     return "r100" if r == 1 else "r90" if r >= 0.9 else "r50" if r >= 0.5 else "r0"
 
 
-def coverage(results_dirs: list[str]) -> Coverage:
-    """The coverage table from opconform.reports.coverage, or a visible note saying why there is none."""
+def coverage(results_dirs: list[str], facts: Mapping[str, Any] | None = None) -> Coverage:
+    """The coverage table from opconform.reports.coverage, or a visible note saying why there is none.
+    facts: reports.coverage.OperatorFacts per operator, gathered by the command (without them the
+    oracle, strategy and official columns say unknown: a report runs neither)."""
     try:  # owned by the breadth tools; may be absent from this build
         cov = importlib.import_module("opconform.reports.coverage")
     except ImportError as e:
@@ -76,8 +78,7 @@ def coverage(results_dirs: list[str]) -> Coverage:
             return Coverage(None, "coverage not available: opconform.reports.coverage is not in this build")
         return Coverage(None, f"coverage not available: {e}")
     try:
-        # the relation checks' overflow on float16 against float64 bounds is settled in specs/expr.py
-        rows = cov.rows(results_dirs=results_dirs)
+        rows = cov.rows(results_dirs=results_dirs, facts=facts)
     except Exception as e:  # noqa: BLE001 -- the report must still render; the note says what broke
         return Coverage(None, f"coverage not available: rows() failed: {type(e).__name__}: {e}")
     columns = ["operator", "versions", "has_oracle", "has_strategy", "official_passed", "official_total", "backends", "complete"]
@@ -143,10 +144,10 @@ def render_index(rs: ResultSet, *, coverage_table: Coverage | None = None, now: 
         "dialects": sorted({r.dialect for r in rows}),
         "operators": sorted({r.operator for r in rows}, key=str.lower),
         "coverage": coverage_table or Coverage(None, "coverage not available: not computed (--no-coverage)"),
-        "factors": factor_coverage.by_backend(rs, rs.factor_coverage, rs.unsupported_factors),
+        "factors": factor_coverage.by_backend(rs, factor_coverage.of(rs), factor_coverage.unsupported_of(rs)),
         "unsupported_page": links.UNSUPPORTED,
         "unsupported_id": links.unsupported_id,
-        "consensus": rs.consensus,  # None with one backend: no section
+        "consensus": consensus_view.of(rs),  # None with one backend: no section
         "script": script,
     }
     return (env or environment()).get_template("index.html.j2").render(**context)
@@ -168,7 +169,7 @@ def render_details(rs: ResultSet, *, now: datetime.datetime | None = None) -> It
     ran: dict[str, list[str]] = {}
     for b, s in rs.grouped():
         ran.setdefault(s, []).append(b)
-    agreement = rs.consensus
+    agreement = consensus_view.of(rs)
     for p in pairs(rs):
         others = [(b, links.page(b, p.spec_id)) for b in sorted(ran[p.spec_id]) if b != p.backend]
         shared = agreement.shared(p.backend, p.spec_id) if agreement else []
@@ -186,7 +187,7 @@ def render_unsupported(rs: ResultSet, *, now: datetime.datetime | None = None,
                        env: jinja2.Environment | None = None) -> str:
     """details/unsupported.html: per backend, the factor values it does not support, once each
     (run.json's "unsupported_factors"), each spec version linked to its page."""
-    listed, ran = rs.unsupported_factors, rs.grouped()
+    listed, ran = factor_coverage.unsupported_of(rs), rs.grouped()
     backends = sorted({b for b, _ in listed} | set(rs.backends))
     sections = [(b, links.unsupported_id(b),
                  [(s, links.page(b, s) if (b, s) in ran else None, listed[(b, s)])

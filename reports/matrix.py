@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from opconform.reports import links
+from opconform.reports import factor_coverage, links
 from opconform.reports.factor_coverage import PairCoverage
 from opconform.reports.resultset import ResultSet, split_spec_id, spec_sort_key
 from opconform.reports.tally import VERDICTS, Tally
@@ -41,9 +41,10 @@ class MatrixRow:
 def rows(rs: ResultSet, tallies: dict[tuple[str, str], Tally]) -> list[MatrixRow]:
     """The matrix rows, worst first, each knowing both of its ranks."""
     out = []
+    cov = factor_coverage.of(rs)
     for rank, s in enumerate(rs.spec_ids):  # spec_ids are in name order
         d, op, _ = split_spec_id(s)
-        cells = [Cell(b, tallies.get((b, s)), links.page(b, s), rs.factor_coverage.get((b, s))) for b in rs.backends]
+        cells = [Cell(b, tallies.get((b, s)), links.page(b, s), cov.get((b, s))) for b in rs.backends]
         total = sum((c.tally for c in cells if c.tally), Tally())
         verdicts = " ".join(v.value for v in VERDICTS if total.counts[v])
         out.append(MatrixRow(s, d, op, cells, total, verdicts, name_rank=rank))

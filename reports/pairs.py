@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from opconform.model import Result
-from opconform.reports import breakdown, groups, links
+from opconform.reports import breakdown, factor_coverage, groups, links
 from opconform.reports.factor_coverage import PairCoverage, UnsupportedValue
 from opconform.reports.failure import FailureView, failure_view
 from opconform.reports.resultset import ResultSet, split_spec_id
@@ -77,7 +77,7 @@ def pair(rs: ResultSet, backend: str, spec_id: str, results: list[Result]) -> Pa
         rs.backend_versions().get(backend, ""), Tally.of(results),
         breakdown.by_element_type(results), breakdown.by_attribute(results), breakdown.by_outputs(results),
         breakdown.by_relation(results), breakdown.policies(results), views,
-        rs.factor_coverage.get((backend, spec_id)), rs.unsupported_factors.get((backend, spec_id), []),
+        factor_coverage.of(rs).get((backend, spec_id)), factor_coverage.unsupported_of(rs).get((backend, spec_id), []),
     )
 
 

@@ -1,20 +1,20 @@
 """Factor coverage of the generator alone: for each spec version, what a run under a profile would
 plan (suites.plan, as `opconform run` does, with its case cache, but no backend): the factors, the
 covering rows and those no case could hold, and the pairs (and, for certify, triples) of factor
-values the planned valid cases exercise. `opconform coverage --spec PATTERN --profile P` prints it;
-the HTML report shows the same per backend (reports/factor_coverage.py).
+values the planned valid cases exercise. `opconform coverage --spec PATTERN --profile P` plans the
+cases (opconform.commands.coverage.planned) and prints this count of them; the HTML report shows the
+same per backend (reports/factor_coverage.py).
 """
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Sequence
+from typing import Sequence
 
 from opconform import specs
 from opconform.generator.factors import Factor, factors
 from opconform.generator.tuple_coverage import tuple_coverage
 from opconform.reports.factor_coverage import MAX_MISSING, tuple_text, value_text
-from opconform.suites import plan, profiles
+from opconform.suites.plan import SpecCases
 
 
 @dataclass
@@ -49,7 +49,7 @@ def describe(spec_factor: Factor, spec) -> str:
     return f"{spec_factor.name} ({len(shown)}: {text})"
 
 
-def of_planned(sc: plan.SpecCases, t: int) -> PlannedCoverage:
+def of_planned(sc: SpecCases, t: int) -> PlannedCoverage:
     """Count the factor tuples one planned spec version's valid cases exercise (the must-refuse
     cases break a relation on purpose, as in plan.exercised_coverage)."""
     out = PlannedCoverage(sc.spec_id, rows=sc.rows, infeasible=list(sc.infeasible), error=sc.error)
@@ -64,26 +64,6 @@ def of_planned(sc: plan.SpecCases, t: int) -> PlannedCoverage:
         cov = tuple_coverage(spec, valid, k, fs)
         out.strengths.append(Strength(k, cov.total, cov.exercised, [tuple_text(spec, m) for m in cov.missing[:MAX_MISSING]]))
     return out
-
-
-def planned(pattern: str, profile: str, seed: int, *, jobs: int | None = None, use_cache: bool = True,
-            on_spec: Callable[[PlannedCoverage], None] | None = None) -> list[PlannedCoverage]:
-    """Plan every spec version matching `pattern` under `profile` and count what it exercises."""
-    from opconform.suites import case_cache
-
-    prof = profiles.get(profile)
-    versions, _ = plan.select(pattern)
-    out: list[PlannedCoverage] = []
-
-    def done(sc: plan.SpecCases) -> None:
-        item = of_planned(sc, prof.t)
-        out.append(item)
-        on_spec and on_spec(item)
-
-    plan.collect([v.id for v in versions], profile, seed, jobs or os.cpu_count() or 1, done,
-                 case_cache.code_key() if use_cache else None)
-    order = {v.id: i for i, v in enumerate(versions)}
-    return sorted(out, key=lambda p: order[p.spec_id])
 
 
 def totals(items: Sequence[PlannedCoverage]) -> dict[int, tuple[int, int]]:

@@ -6,11 +6,13 @@ import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from opconform.model import Result
 from opconform.reports.tally import Tally
 from opconform.suites.merge import ResultsDir, dedup, read_dirs
+
+T = TypeVar("T")
 
 
 def split_spec_id(spec_id: str) -> tuple[str, str, int]:
@@ -33,6 +35,7 @@ class ResultSet:
     # (backend, spec_id) -> minimal cases shrunk from that pair's failures: shown, never counted
     shrunk: dict[tuple[str, str], list[Result]] = field(default_factory=dict)
     launched: dict[Path, str] = field(default_factory=dict)  # absolute directory -> run.json's "backend"
+    _derived: dict[Callable, Any] = field(default_factory=dict, init=False, repr=False, compare=False)  # see derived()
 
     @classmethod
     def load(cls, paths: Iterable[str | os.PathLike]) -> "ResultSet":
@@ -69,31 +72,13 @@ class ResultSet:
         """(backend, spec_id) -> results, in file order."""
         return dict(self._grouped)
 
-    @functools.cached_property
-    def factor_coverage(self) -> dict:
-        """(backend, spec_id) -> reports.factor_coverage.PairCoverage; counted once, read by the
-        first view and every detail page."""
-        from opconform.reports import factor_coverage  # it reads a ResultSet: imported when asked
-
-        return factor_coverage.coverage(self)
-
-    @functools.cached_property
-    def unsupported_factors(self) -> dict:
-        """(backend, spec_id) -> reports.factor_coverage.UnsupportedValue list, from run.json."""
-        from opconform.reports import factor_coverage
-
-        return factor_coverage.unsupported_values(self)
-
-    @functools.cached_property
-    def consensus(self):
-        """reports.consensus_view.ConsensusView: where backends agree with each other against the
-        oracle; None with fewer than two backends. Computed once: the first view, its own page and
-        every detail page read it."""
-        if len(self.backends) < 2:
-            return None
-        from opconform.reports import consensus, consensus_view  # they read a ResultSet: imported when asked
-
-        return consensus_view.build(self, consensus.consensus(self.results))
+    def derived(self, compute: Callable[["ResultSet"], T]) -> T:
+        """compute(self), computed once per set: the views of the results that the first view and
+        every detail page read (reports.factor_coverage.of, reports.consensus_view.of). Those
+        modules read a ResultSet, so the set knows them only as the function they pass here."""
+        if compute not in self._derived:
+            self._derived[compute] = compute(self)
+        return self._derived[compute]
 
     def tallies(self) -> dict[tuple[str, str], Tally]:
         return {k: Tally.of(v) for k, v in self.grouped().items()}

@@ -1,5 +1,6 @@
 """Tensors as a person reads them in a report: small ones in full, large ones summarised, and the
-elements where a backend's output differs from the expected one marked."""
+elements where a backend's output differs from the expected one marked (which ones differ is
+opconform.compare.differing's answer, under the rules the verdict used)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -101,26 +102,6 @@ def view(a: np.ndarray | None, mark: np.ndarray | None = None) -> TensorView | N
             for r, idx in enumerate(lead)
         ]
     return TensorView(_name(a), list(a.shape), int(a.size), rows, _summary(a))
-
-
-def differing(expected: np.ndarray, got: np.ndarray, rtol: float = 0.0, atol: float = 0.0) -> np.ndarray | None:
-    """Boolean mask of the elements of `got` that differ from `expected` (NaN equals NaN), or None
-    when the shapes differ and no element-wise comparison makes sense."""
-    e, g = np.asarray(expected), np.asarray(got)
-    if e.shape != g.shape:
-        return None
-    ke, kg = _kind(e), _kind(g)
-    numeric = ("float", "int", "uint", "bool", "complex")
-    if ke in numeric and kg in numeric:
-        wide = np.complex128 if "complex" in (ke, kg) else np.float64
-        # widening a signalling NaN raises "invalid", and isclose's |e - g| of inf - inf (invalid) or of
-        # opposite values near the float64 limit (overflow) does too; each gives the right answer here
-        with np.errstate(invalid="ignore", over="ignore"):
-            ef, gf = e.astype(wide), g.astype(wide)
-            both_nan = np.isnan(ef) & np.isnan(gf)
-            close = np.isclose(ef, gf, rtol=rtol, atol=atol, equal_nan=False) | both_nan
-        return ~close
-    return np.array([_text(x) != _text(y) for x, y in zip(e.reshape(-1), g.reshape(-1))], bool).reshape(e.shape)
 
 
 def diff(expected: np.ndarray, got: np.ndarray, mask: np.ndarray | None) -> Diff:

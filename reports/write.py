@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any, Mapping
 
 from opconform.reports import html, links
 from opconform.reports.junit import junit_xml
@@ -25,7 +26,11 @@ def _clear_details(details: Path) -> None:
             old.unlink()
 
 
-def write_report(rs: ResultSet, out: str | os.PathLike, *, with_coverage: bool = True) -> dict[str, Path]:
+def write_report(rs: ResultSet, out: str | os.PathLike, *, with_coverage: bool = True,
+                 coverage_facts: Mapping[str, Any] | None = None) -> dict[str, Path]:
+    """with_coverage: the operator coverage table, its oracle, strategy and official columns from
+    coverage_facts (reports.coverage.OperatorFacts per operator, which the command gathers:
+    opconform.commands.coverage.library_facts), unknown without them."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     details = out / links.DETAILS_DIR
@@ -35,7 +40,7 @@ def write_report(rs: ResultSet, out: str | os.PathLike, *, with_coverage: bool =
     for rel, text in html.render_details(rs):  # one page at a time: a large run's pages never sit in memory together
         _write(out / rel, text)
         pages += 1
-    cov = html.coverage([str(d.path) for d in rs.dirs]) if with_coverage else None
+    cov = html.coverage([str(d.path) for d in rs.dirs], coverage_facts) if with_coverage else None
     files = {
         "html": (out / "index.html", html.render_index(rs, coverage_table=cov)),
         "junit": (out / "junit.xml", junit_xml(rs)),

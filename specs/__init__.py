@@ -6,11 +6,12 @@
     ['data', 'indices']
 """
 from opconform.specs.loader import (
-    SCHEMA_PATH, SPEC_ROOT, all_specs, all_versions, load, load_file, load_spec, parse_id, select, spec_files,
+    SCHEMA_PATH, SPEC_ROOT, all_specs, all_versions, check_pattern, load, load_file, load_spec, parse_id, select, selection,
+    spec_files,
 )
 from opconform.specs.relations import RelationStatus, check_all, environment, first_broken, require
 
 __all__ = [
-    "SCHEMA_PATH", "SPEC_ROOT", "all_specs", "all_versions", "load", "load_file", "load_spec", "parse_id",
-    "select", "spec_files", "RelationStatus", "check_all", "environment", "first_broken", "require",
+    "SCHEMA_PATH", "SPEC_ROOT", "all_specs", "all_versions", "check_pattern", "load", "load_file", "load_spec", "parse_id",
+    "select", "selection", "spec_files", "RelationStatus", "check_all", "environment", "first_broken", "require",
 ]

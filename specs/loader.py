@@ -381,6 +381,10 @@ def all_versions() -> list[SpecVersion]:
     return [v for s in all_specs() for v in s.versions]
 
 
+# ------------------------------------------------------------------ --spec patterns
+# The one implementation of choosing spec versions by pattern: the runner (suites/plan.py), the
+# pytest plugin, `opconform validate` (oracle/validation.py) and `opconform generate` all call these.
+
 def globs(pattern: str | None) -> list[str]:
     """The comma-separated globs of a --spec pattern, e.g. 'onnx::Abs-13, onnx::Gather*'."""
     return [p.strip() for p in (pattern or "").split(",") if p.strip()]
@@ -411,18 +415,41 @@ def check_pattern(pattern: str | None, files: Iterable[Path] | None = None) -> N
         return
     names = [n for path in (spec_files() if files is None else files) for n in file_ids(Path(path))]
     for p in pats:
-        if not any(fnmatch.fnmatchcase(n, p) for n in names):
+        if not matches([p], *names):
             raise ValueError(f"--spec: {p!r} matches no spec version; expected an id such as 'onnx::Abs-13' "
                              f"or a glob such as 'onnx::Gather*' (`opconform validate` lists them)")
 
 
+def selection(pattern: str | None = None, files: Iterable[Path] | None = None
+              ) -> tuple[list[SpecVersion], dict[Path, SpecError]]:
+    """The spec versions of `files` (default: the installed library) whose id or `dialect::Operator`
+    matches a glob of `pattern` (every version when None), in file order; and the files one of those
+    globs could match (file_ids) that do not load, with why. Only those files are parsed, so a
+    malformed file costs the patterns that name it, not the others."""
+    pats = globs(pattern)
+    versions: list[SpecVersion] = []
+    malformed: dict[Path, SpecError] = {}
+    for path in spec_files() if files is None else files:
+        path = Path(path)
+        if pats and not matches(pats, *file_ids(path)):
+            continue
+        try:
+            # the library's files through load_spec: parsed once per process, as load() reads them
+            spec = load_spec(path.parent.name, path.stem) if files is None else load_file(path)
+        except SpecError as e:
+            malformed[path] = e
+            continue
+        versions += [v for v in spec.versions if not pats or matches(pats, v.id, f"{v.dialect}::{v.operator}")]
+    return versions, malformed
+
+
 def select(pattern: str | None = None, *, strict: bool = False) -> list[SpecVersion]:
     """Spec versions whose id (or `dialect::Operator`) matches a glob (comma-separated globs allowed);
-    all when None. strict: ValueError when one of the globs matches nothing (see check_pattern)."""
+    all when None. SpecError for a spec file the pattern could match that does not load. strict:
+    ValueError when one of the globs matches nothing (see check_pattern)."""
     if strict:
         check_pattern(pattern)
-    versions = all_versions()
-    pats = globs(pattern)
-    if not pats:
-        return versions
-    return [v for v in versions if matches(pats, v.id, f"{v.dialect}::{v.operator}")]
+    versions, malformed = selection(pattern)
+    if malformed:
+        raise next(iter(malformed.values()))
+    return versions

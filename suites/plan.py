@@ -7,10 +7,8 @@ it for every case of that signature.
 """
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
-import re
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,35 +40,14 @@ class SpecCases:
     coverage: list[dict] = field(default_factory=list)
 
 
-_SINCE = re.compile(rb"since:\s*(\d+)")
-
-
-def _may_match(path: Path, pats: list[str]) -> bool:
-    """Cheaply, before parsing: could a spec version in this file match a pattern? (A superset:
-    every `since:` number in the file makes a candidate id.)"""
-    dialect, op = path.parent.name, path.stem
-    ids = [f"{dialect}::{op}-{int(n)}" for n in _SINCE.findall(path.read_bytes())] + [f"{dialect}::{op}"]
-    return any(fnmatch.fnmatchcase(i, p) for i in ids for p in pats)
-
-
 def select(pattern: str | None) -> tuple[list[SpecVersion], dict[str, str]]:
-    """Spec versions matching the pattern (as `specs.select`), and {file: error} for spec files
-    that do not load: a malformed file costs its own cases, not the run."""
+    """Spec versions matching the pattern (specs.selection: the one implementation of --spec), and
+    {file: error} for spec files it could match that do not load: a malformed file costs its own
+    cases, not the run."""
     from opconform import specs
-    from opconform.model import SpecError
 
-    pats = [p.strip() for p in (pattern or "").split(",") if p.strip()]
-    versions, errors = [], {}
-    for path in specs.spec_files():
-        if pats and not _may_match(path, pats):
-            continue
-        try:
-            versions += specs.load_file(path).versions
-        except SpecError as e:
-            errors[str(path)] = str(e)
-    if pats:
-        versions = [v for v in versions if any(fnmatch.fnmatchcase(v.id, p) or fnmatch.fnmatchcase(f"{v.dialect}::{v.operator}", p) for p in pats)]
-    return versions, errors
+    versions, malformed = specs.selection(pattern)
+    return versions, {str(path): str(e) for path, e in malformed.items()}
 
 
 def example_cases(spec: SpecVersion, expect: Callable | None) -> list[Case]:
@@ -154,13 +131,15 @@ def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, 
         else:
             result.note = "no oracle: only must-refuse cases and stored examples"
         invalid: list[Case] = []
-        if prof.invalid and generator.strategies.error_relations(spec):
+        if prof.invalid and generator.error_relations(spec):
             # a must-refuse case of a type the backend does not implement is refused for that, not
             # for the relation it breaks: excluded values are left out of these too
-            invalid = generator.generate(spec, prof.invalid, seed, profile=prof.size, expect=oracle.expectation,
+            # at least one per error relation (they take turns, see generator.generate)
+            count = max(prof.invalid, len(generator.error_relations(spec)))
+            invalid = generator.generate(spec, count, seed, profile=prof.size, expect=oracle.expectation,
                                          kind="invalid", keep=_holding_none(spec, exclude))
         _add_with_variants(found, spec, valid, prof.variants_per_case(len(valid)), seed, prof)
-        _add_with_variants(found, spec, invalid, prof.variants, seed, prof)
+        _add_with_variants(found, spec, invalid, prof.variants_per_case(len(invalid), prof.invalid), seed, prof)
         result.cases = list(found.values())
         if judged and prof.t:
             result.coverage = exercised_coverage(spec, result.cases, prof.t, exclude, rows)
@@ -181,15 +160,14 @@ def _valid_cases(spec: SpecVersion, prof: profiles.RunProfile, seed: int, expect
     result.infeasible with the reason. No case holds an excluded factor value: the rows leave
     them out, free draws that hold one are skipped."""
     from opconform import generator
-    from opconform.generator import probe_rows, sampling
 
     valid: list[Case] = []
     rows = None
     if prof.t:
-        given = probe_rows.seeds(spec, probed if probed is not None else probe_rows.draw(spec, expect), exclude) \
+        given = generator.probe_seeds(spec, probed if probed is not None else generator.draw_probes(spec, expect), exclude) \
             if prof.probe else []
-        rows = sampling.spec_rows(spec, prof.t, seed, exclude, given=[row for row, _ in given])
-        drawn = sampling.generate_rows(spec, rows[len(given):], seed, profile=prof.size, expect=expect)
+        rows = generator.spec_rows(spec, prof.t, seed, exclude, given=[row for row, _ in given])
+        drawn = generator.generate_rows(spec, rows[len(given):], seed, profile=prof.size, expect=expect)
         valid = list({c.id: c for c in [c for _, c in given] + [c for _, c in drawn.cases]}.values())
         result.rows = len(rows)
         result.infeasible = [(len(given) + i, why) for i, why in drawn.infeasible]
@@ -222,17 +200,16 @@ def _holding_none(spec: SpecVersion, exclude: Exclusion) -> Callable[[Case], boo
     """A test that a case holds none of the excluded factor values (None: nothing excluded)."""
     if not exclude:
         return None
-    from opconform.generator import exercised
-    from opconform.generator.factors import factors
+    from opconform.generator import exercised_values, same_value, spec_factors
 
-    fs = factors(spec)
+    fs = spec_factors(spec)
     banned = [(f.name, f.values[i]) for f in fs for name, i in exclude if name == f.name]
     names = {name for name, _ in banned}
     watched = [f for f in fs if f.name in names]
 
     def keep(case: Case) -> bool:
-        got = exercised.exercised(spec, watched, case)
-        return not any(exercised.same(got.get(name), value) for name, value in banned)
+        got = exercised_values(spec, watched, case)
+        return not any(same_value(got.get(name), value) for name, value in banned)
 
     return keep
 
@@ -243,13 +220,11 @@ def exercised_coverage(spec: SpecVersion, cases: Sequence[Case], t: int, exclude
     strength, {"t", "total", "exercised"} (see generator/tuple_coverage.py). Excluded factor values
     (not implemented by the backend) are no tuple to exercise. rows: the plan's covering rows
     (strength t, the same exclusions), which hold every allowed tuple: no second array is built."""
-    from opconform.generator.factors import factors
-    from opconform.generator.sampling import restricted
-    from opconform.generator.tuple_coverage import tuple_coverage
+    from opconform.generator import factor_tuple_coverage, restricted, spec_factors
 
-    fs = restricted(factors(spec), exclude)
+    fs = restricted(spec_factors(spec), exclude)
     valid = [c for c in cases if c.expected.kind != "error" and not c.label.startswith("breaks:")]
-    return [tuple_coverage(spec, valid, k, fs, rows).summary() for k in sorted({2, t})]
+    return [factor_tuple_coverage(spec, valid, k, fs, rows).summary() for k in sorted({2, t})]
 
 
 def collect(spec_ids: Sequence[str], profile_name: str, seed: int, jobs: int,

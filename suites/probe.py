@@ -112,8 +112,7 @@ def draw(spec_id: str, rows: Sequence[Row] | None = None) -> Drawn:
     a case for each distinct row. Round two: a case for each of `rows` the constraints allow (the
     controls)."""
     from opconform import oracle, specs
-    from opconform.generator import probe_rows
-    from opconform.generator.factors import constraints, factors
+    from opconform.generator import constraints, draw_probes, factor_preference, probe_assignment, rows_to_probe, spec_factors
 
     from opconform.suites.plan import quietly
 
@@ -123,20 +122,20 @@ def draw(spec_id: str, rows: Sequence[Row] | None = None) -> Drawn:
         if not oracle.has_oracle(spec):
             out.skip = "no oracle: no valid cases to budget"
             return out
-        fs = factors(spec)
+        fs = spec_factors(spec)
         if not fs:
             out.skip = "no factors"
             return out
         out.names = [f.name for f in fs]
-        out.order = [probe_rows.preference(f) for f in fs]
+        out.order = [factor_preference(f) for f in fs]
         out.shown = [[shown(v) for v in f.values] for f in fs]
         if rows is None:
-            out.probes = probe_rows.rows(spec)
+            out.probes = rows_to_probe(spec)
             rows = list(dict.fromkeys(r for _, _, r in out.probes))
         else:
             cs = constraints(spec)
-            rows = [r for r in rows if cs(probe_rows.assignment(fs, r))]
-        out.cases = probe_rows.draw(spec, oracle.expectation, rows)
+            rows = [r for r in rows if cs(probe_assignment(fs, r))]
+        out.cases = draw_probes(spec, oracle.expectation, rows)
     return out
 
 

@@ -15,9 +15,6 @@ Options:
 """
 from __future__ import annotations
 
-import fnmatch
-import re
-
 import pytest
 
 from opconform.specs.loader import check_pattern
@@ -42,29 +39,15 @@ def pytest_addoption(parser):
                     help="baseline YAML: spec versions it lists as failing are expected failures (xfail)")
 
 
-def _may_match(dialect: str, operator: str, glob: str) -> bool:
-    """Whether a glob over spec ids can match a version of this operator (so its file must load)."""
-    base = re.sub(r"-[0-9*?\[\]]+$", "", glob)
-    return any(fnmatch.fnmatchcase(f"{dialect}::{operator}", g) for g in (glob, base))
-
-
 def _spec_ids(pattern: str | None) -> list[str]:
-    """Spec versions the suites can check: those with an oracle (expected outputs) and a strategy.
-    Spec files the pattern cannot match are not loaded, so one broken file does not block the rest."""
+    """Spec versions the suites can check: those with an oracle (expected outputs) and a strategy,
+    chosen as `opconform run --spec` chooses them (specs.selection). Spec files the pattern cannot
+    match are not loaded, so one broken file does not block the rest."""
     from opconform import generator, oracle, specs
-    from opconform.model import SpecError
 
-    globs = [p.strip() for p in (pattern or "*").split(",") if p.strip()]
-    chosen = []
-    for path in specs.spec_files():
-        dialect, operator = path.parent.name, path.stem
-        if not any(_may_match(dialect, operator, g) for g in globs):
-            continue
-        try:
-            versions = specs.load_spec(dialect, operator).versions
-        except SpecError as e:
-            raise pytest.UsageError(str(e)) from None
-        chosen += [v for v in versions if any(fnmatch.fnmatchcase(v.id, g) for g in globs)]
+    chosen, malformed = specs.selection(pattern)
+    if malformed:
+        raise pytest.UsageError(str(next(iter(malformed.values()))))
     return sorted(v.id for v in chosen if oracle.has_oracle(v) and generator.has_strategy(v))
 
 

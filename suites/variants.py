@@ -24,7 +24,7 @@ from typing import Callable
 import numpy as np
 
 from opconform import dtypes
-from opconform.generator import profiles, values
+from opconform.generator import Profile, edge_values, from_elements, size_profile
 from opconform.model import Case, Expectation, SpecVersion
 
 
@@ -32,11 +32,11 @@ from opconform.model import Case, Expectation, SpecVersion
 def _edge_pool(name: str) -> np.ndarray | None:
     if dtypes.get(name).kind == "complex":
         return None  # its edge values are per part; the base case's own values serve
-    storage = [v for vs in values.edge_values(name).values() for v in vs]
-    return values.from_elements(name, storage, (len(storage),)) if storage else None
+    storage = [v for vs in edge_values(name).values() for v in vs]
+    return from_elements(name, storage, (len(storage),)) if storage else None
 
 
-def _shape(rng: np.random.Generator, rank: int, size: profiles.Profile) -> tuple[int, ...]:
+def _shape(rng: np.random.Generator, rank: int, size: Profile) -> tuple[int, ...]:
     sides = rng.integers(1, size.max_side + 1, rank)
     if rank and rng.random() < 0.1:
         sides[rng.integers(rank)] = 0  # empty tensors now and then
@@ -64,7 +64,7 @@ def _redraw(rng: np.random.Generator, x: np.ndarray, shape: tuple[int, ...], wit
 def variants(spec: SpecVersion, case: Case, count: int, seed: int, *, size: str,
              expect: Callable) -> list[Case]:
     """Up to `count` variants of a case that expect what it expects (fewer when some do not)."""
-    prof = profiles.get(size)
+    prof = size_profile(size)
     rng = np.random.default_rng([seed, int(case.id, 16)])
     constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
     fed = [i for i, x in enumerate(case.inputs) if x is not None and not constant[i]]

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from opconform import cli, oracle, specs
+from opconform.commands.coverage import library_facts
 from opconform.oracle import official
 from opconform.reports import coverage
 
@@ -20,7 +21,7 @@ def test_operator_list_is_the_188_standard_operators():
 
 
 def test_row_of_an_operator_with_spec_and_oracle():
-    r = coverage.rows(only=["Abs"])[0]
+    r = coverage.rows(only=["Abs"], facts=library_facts(["Abs"]))[0]
     assert r.versions == [v.since for v in specs.load_spec("onnx", "Abs").versions]
     assert r.has_oracle
     # independent count: the official single-node cases of Abs, each run through the oracle
@@ -36,20 +37,38 @@ def test_row_of_an_operator_without_spec():
     if not lacking:
         pytest.skip("every standard operator has a spec file")
     op = lacking[0]
-    r = coverage.row(op)
+    r = coverage.row(op, facts=library_facts([op])[op])
     assert (r.versions, r.has_oracle, r.has_strategy, r.complete) == ([], False, None, False)
     assert r.official_passed == 0 and r.official_total == len(official.cases_for(op))
     assert r.missing == ["no spec"]
 
 
 def test_unknown_generator_check_is_not_complete():
-    r = coverage.row("Abs", has_strategy=None)
+    r = coverage.row("Abs", facts=coverage.OperatorFacts(True, None, 3, 3))
     assert r.has_strategy is None and not r.complete and "strategy unknown" in r.missing
 
 
 def test_failing_strategy_check_is_reported():
-    r = coverage.row("Abs", has_strategy=lambda v: False)
+    r = coverage.row("Abs", facts=coverage.OperatorFacts(True, False, 3, 3))
     assert r.has_strategy is False and not r.complete and "no strategy" in r.missing
+
+
+def test_rows_render_the_facts_given_and_run_neither_oracle_nor_generator(monkeypatch):
+    """The table shows the facts the command gathered; a report computes none of them."""
+    import opconform.generator
+
+    def refuse(*a, **k):
+        raise AssertionError("reports.coverage ran the oracle or the generator")
+
+    for where, name in [(official, "check_operator"), (official, "cases_for"), (oracle, "has_oracle"),
+                        (oracle, "evaluate"), (opconform.generator, "has_strategy")]:
+        monkeypatch.setattr(where, name, refuse)
+    facts = {"Abs": coverage.OperatorFacts(True, True, 2, 3)}
+    abs_row, add_row = coverage.rows(only=["Abs", "Add"], facts=facts)
+    assert (abs_row.has_oracle, abs_row.has_strategy, abs_row.official_passed, abs_row.official_total) == (True, True, 2, 3)
+    assert not abs_row.complete and abs_row.missing == ["1 official case(s) fail"]
+    assert add_row.versions and (add_row.has_oracle, add_row.has_strategy) == (None, None) and not add_row.complete
+    assert add_row.missing == ["oracle, strategy and official cases unknown"]
 
 
 def test_only_names_standard_operators():
@@ -82,14 +101,14 @@ def test_backends_column_from_a_real_run(tmp_path):
     assert cli.main(["run", "--backend", "onnxruntime", "--spec", "onnx::Abs-*", "--jobs", "1", "--out", str(out)]) == 0
     lines = (out / "results.jsonl").read_text().splitlines()
     assert lines and all(json.loads(x)["backend"] == "onnxruntime" for x in lines)
-    abs_row, add_row = coverage.rows([out], only=["Abs", "Add"])
+    abs_row, add_row = coverage.rows([out], only=["Abs", "Add"], facts=library_facts(["Abs", "Add"]))
     assert abs_row.backends == ["onnxruntime"]
     assert add_row.backends == []
 
 
 @pytest.mark.slow
 def test_full_table():
-    table = coverage.rows()
+    table = coverage.rows(facts=library_facts(coverage.operators()))
     assert [r.operator for r in table] == coverage.operators()
     for r in table:
         if r.complete:

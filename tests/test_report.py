@@ -14,8 +14,9 @@ import pytest
 
 from helpers_reports import (GATHER, OV_GATHER, SCRIPT, detail_page, every_verdict, many_failures, report_pages,
                              results_dir, run_json, write_dir)
+from opconform import compare
 from opconform.cli import main
-from opconform.model import Verdict
+from opconform.model import Tolerance, Verdict
 from opconform.reports import html, links, matrix, pairs, tensorview
 from opconform.reports.resultset import ResultSet
 from opconform.reports.write import write_report
@@ -211,11 +212,11 @@ def test_later_result_for_same_case_wins(tmp_path):
 def test_differing_marks_only_elements_outside_tolerance():
     e = np.array([1.0, np.nan, 3.0, -0.0], dtype=np.float32)
     g = np.array([1.05, np.nan, 4.0, 0.0], dtype=np.float32)
-    assert tensorview.differing(e, g).tolist() == [True, False, True, False]
-    assert tensorview.differing(e, g, rtol=0.1).tolist() == [False, False, True, False]
-    assert tensorview.differing(e, g.reshape(2, 2)) is None
+    assert compare.differing(g, e).tolist() == [True, False, True, False]
+    assert compare.differing(g, e, compare.Rules(Tolerance(rtol=0.1))).tolist() == [False, False, True, False]
+    assert compare.differing(g.reshape(2, 2), e) is None
     s = np.array([SCRIPT, "a"], dtype=object)
-    assert tensorview.differing(s, np.array([SCRIPT, "b"], dtype=object)).tolist() == [False, True]
+    assert compare.differing(np.array([SCRIPT, "b"], dtype=object), s).tolist() == [False, True]
 
 
 def test_large_tensor_is_summarised_with_stats():
@@ -272,10 +273,10 @@ def test_edge_values_render_without_numpy_warnings():
         warnings.simplefilter("error")
         for a in (snan, huge, bf16, np.tile(snan, 20)):
             tensorview.view(a)
-            tensorview.differing(a, a[::-1].copy())
+            compare.differing(a[::-1].copy(), a)
         assert "mean 4.25e+307" in tensorview.view(huge).summary  # exact, not inf or nan
-        assert tensorview.differing(huge, -huge).tolist() == [True] * huge.size
-        assert tensorview.differing(snan, snan).tolist() == [False] * 4  # NaN equals NaN, inf equals inf
+        assert compare.differing(-huge, huge).tolist() == [True] * huge.size
+        assert compare.differing(snan, snan).tolist() == [False] * 4  # NaN equals NaN, inf equals inf
 
 
 def test_rendering_every_verdict_warns_nothing(tmp_path):
@@ -289,7 +290,7 @@ def test_rendering_every_verdict_warns_nothing(tmp_path):
 def test_empty_tensors_show_as_empty(shape):
     v = tensorview.view(np.zeros(shape, np.float32), np.zeros(shape, bool))
     assert v.size == 0 and v.rows is None
-    assert tensorview.diff(np.zeros(shape), np.zeros(shape), tensorview.differing(np.zeros(shape), np.zeros(shape))).count == 0
+    assert tensorview.diff(np.zeros(shape), np.zeros(shape), compare.differing(np.zeros(shape), np.zeros(shape))).count == 0
 
 
 def test_every_verdict_has_a_meaning_in_the_legend(report):

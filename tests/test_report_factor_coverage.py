@@ -60,7 +60,7 @@ def rendered(tmp_path, cases):
 def test_coverage_counts_only_answered_valid_cases(rendered, cases):
     out, kept, dirs = rendered
     spec, valid, _ = cases
-    cov = ResultSet.load(dirs).factor_coverage
+    cov = factor_coverage.of(ResultSet.load(dirs))
     answered = [c for c in valid if c.inputs[0].dtype.name != kept]
     want = tuple_coverage(spec, answered, 2)
     alpha = cov[("alpha", UNIQUE)]
@@ -88,7 +88,7 @@ def test_first_view_shows_coverage_per_cell_and_unsupported_count(rendered):
 def test_detail_page_lists_missing_tuples_and_unsupported_values_escaped(rendered):
     out, kept, dirs = rendered
     page = detail_page(out, "alpha", UNIQUE)
-    cov = ResultSet.load(dirs).factor_coverage[("alpha", UNIQUE)]
+    cov = factor_coverage.of(ResultSet.load(dirs))[("alpha", UNIQUE)]
     assert f"<b>{cov.exercised} of {cov.total}</b> allowed pairs" in page
     assert cov.missing and all(m.replace("<", "&lt;").replace(">", "&gt;") in page for m in cov.missing)
     assert f'<td class="mono">type:T</td><td class="mono">{kept}</td>' in page
@@ -117,7 +117,7 @@ def test_results_of_a_spec_not_in_the_library_render_with_a_note(tmp_path, cases
     doc["spec_id"] = "onnx::NoSuchOp-1"
     r = Result(valid[0].id, "onnx::NoSuchOp-1", "alpha", Verdict.PASS, case=doc)
     d = write_dir(tmp_path / "a", [r], _run("alpha", unsupported={"onnx::NoSuchOp-1": "not a list"}))
-    cov = ResultSet.load([d]).factor_coverage[("alpha", "onnx::NoSuchOp-1")]
+    cov = factor_coverage.of(ResultSet.load([d]))[("alpha", "onnx::NoSuchOp-1")]
     assert cov.fraction is None and "not in this library" in cov.note
     assert main(["report", str(d), "--out", str(tmp_path / "out"), "--no-coverage"]) == 0
 

@@ -88,3 +88,47 @@ def test_expression_language_evaluates():
     assert expr.evaluate("1 <= shape(x)[-1] <= rank(x) - b", env) is False
     assert expr.evaluate("broadcastable((2, 1), (1, 3))", env) is True
     assert expr.evaluate("shape(x)[0] if b else 7", env) == 2
+
+
+# ------------------------------------------------------------------ --spec patterns: one implementation
+def _library(tmp_path: Path) -> list[Path]:
+    onnx = tmp_path / "onnx"
+    onnx.mkdir()
+    good = write(onnx, "Foo", GOOD + GOOD.split("versions:\n", 1)[1].replace("since: 1", "since: 7"))
+    bad = write(onnx, "Bar", GOOD.replace("operator: Foo", "operator: Bar").replace("on_violation: error", "on_violation: maybe"))
+    return [bad, good]
+
+
+@pytest.mark.parametrize("pattern, ids", [
+    (None, ["onnx::Foo-1", "onnx::Foo-7"]),
+    ("onnx::Foo", ["onnx::Foo-1", "onnx::Foo-7"]),  # dialect::Operator names every version
+    ("onnx::Foo-7", ["onnx::Foo-7"]),
+    (" onnx::Foo-1 , onnx::Nothing* ", ["onnx::Foo-1"]),  # comma-separated, spaces ignored
+    ("onnx::F*-[0-5]", ["onnx::Foo-1"]),
+])
+def test_selection_matches_ids_and_operators(tmp_path, pattern, ids):
+    versions, malformed = specs.selection(pattern, _library(tmp_path))
+    assert [v.id for v in versions] == ids
+    assert not malformed or pattern is None  # only a pattern that could name Bar reads it
+
+
+def test_selection_reports_a_malformed_file_only_when_the_pattern_could_name_it(tmp_path):
+    files = _library(tmp_path)
+    versions, malformed = specs.selection("onnx::Bar-1", files)
+    assert versions == [] and list(malformed) == [files[0]] and "on_violation" in str(malformed[files[0]])
+    assert specs.selection("onnx::Foo*", files)[1] == {}
+
+
+def test_every_spec_pattern_user_selects_the_same_versions():
+    """The runner, the pytest plugin, `opconform validate` and specs.select choose through
+    specs.selection: the same versions for the same pattern."""
+    from opconform.oracle import validation
+    from opconform.suites import plan, pytest_plugin
+
+    for pattern in ("onnx::Abs", "onnx::Gather*-1[0-9],onnx::Abs-13", "openvino::*"):
+        want = [v.id for v in specs.selection(pattern)[0]]
+        assert want, pattern
+        assert [v.id for v in specs.select(pattern)] == want
+        assert [v.id for v in plan.select(pattern)[0]] == want
+        assert [r.spec.id for r in validation.validate(pattern).versions] == want
+        assert set(pytest_plugin._spec_ids(pattern)) <= set(want)

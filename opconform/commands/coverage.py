@@ -3,12 +3,18 @@ and what opconform has for each (spec versions, oracle, strategies, official nod
 
 `opconform coverage --spec PATTERN [--profile P] [--seed S]`: the generator's factor coverage
 instead: per spec version, its factors, covering rows, rows no case could hold (with the reason),
-and the pairs (certify: and triples) of factor values the cases a run would plan exercise."""
+and the pairs (certify: and triples) of factor values the cases a run would plan exercise.
+
+The reports render (opconform.reports.coverage, plan_coverage); what needs the oracle or the
+generator is done here, the composition root: library_facts asks the oracle and the generator and
+runs the official ONNX node cases through the oracle; planned() plans cases as a run would."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from typing import Callable, Iterable
 
 from opconform.reports import coverage
 from opconform.suites.merge import ResultsError
@@ -24,6 +30,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="with --spec: the run seed (default 0, as opconform run)")
     parser.add_argument("--jobs", type=int, default=None, help="with --spec: generating processes (default: number of cores)")
     parser.add_argument("--missing", type=int, default=0, metavar="N", help="with --spec: also print up to N tuples not exercised per spec version")
+
+
+def library_facts(operators: Iterable[str]) -> dict[str, coverage.OperatorFacts]:
+    """Per ONNX operator, what the oracle and the generator have for its spec versions, and how
+    many official ONNX node cases the oracle reproduces (run only where every version has an
+    oracle: the cases of an operator without one are counted, not run)."""
+    from opconform import oracle, specs
+    from opconform.generator import has_strategy
+    from opconform.model import SpecError
+    from opconform.oracle import official
+
+    out = {}
+    for op in operators:
+        try:
+            versions = list(specs.load_spec("onnx", op).versions)
+        except (KeyError, SpecError):  # the row says which (reports.coverage.row)
+            versions = []
+        with_oracle = bool(versions) and all(oracle.has_oracle(v) for v in versions)
+        if with_oracle:
+            results = official.check_operator(op)
+            passed, total = sum(r.passed for r in results), len(results)
+        else:
+            passed, total = 0, len(official.cases_for(op))
+        strategy = all(has_strategy(v) for v in versions) if versions else None
+        out[op] = coverage.OperatorFacts(with_oracle, strategy, passed, total)
+    return out
+
+
+def planned(pattern: str, profile: str, seed: int, *, jobs: int | None = None, use_cache: bool = True,
+            on_spec: Callable | None = None) -> list:
+    """Plan every spec version matching `pattern` under `profile`, as `opconform run` would (its
+    case cache included, no backend), and count what each exercises (reports.plan_coverage)."""
+    from opconform.reports import plan_coverage
+    from opconform.suites import case_cache, plan, profiles
+
+    prof = profiles.get(profile)
+    versions, _ = plan.select(pattern)
+    out: list[plan_coverage.PlannedCoverage] = []
+
+    def done(sc: plan.SpecCases) -> None:
+        item = plan_coverage.of_planned(sc, prof.t)
+        out.append(item)
+        on_spec and on_spec(item)
+
+    plan.collect([v.id for v in versions], profile, seed, jobs or os.cpu_count() or 1, done,
+                 case_cache.code_key() if use_cache else None)
+    order = {v.id: i for i, v in enumerate(versions)}
+    return sorted(out, key=lambda p: order[p.spec_id])
 
 
 def _mark(v: bool | None) -> str:
@@ -79,7 +133,7 @@ def _print_planned(args: argparse.Namespace) -> int:
             for m in s.missing[:args.missing]:
                 print(f"    {'pair' if s.t == 2 else 'triple'} not exercised: {m}")
 
-    items = plan_coverage.planned(args.spec, args.profile, args.seed, jobs=args.jobs)
+    items = planned(args.spec, args.profile, args.seed, jobs=args.jobs)
     for p in items:
         line(p)
     sums = plan_coverage.totals(items)
@@ -98,10 +152,13 @@ def main(args: argparse.Namespace) -> int:
     if args.spec is not None:
         return _print_planned(args)
     try:
-        rows = coverage.rows(args.results, only=args.only)
+        operators = coverage.picked(args.only)
+        backends = coverage.backends_by_operator(args.results)  # a bad directory is said before the slow part
     except (ResultsError, ValueError) as e:
         print(f"opconform coverage: {e}", file=sys.stderr)
         return 2
+    facts = library_facts(operators)
+    rows = [coverage.row(op, backends.get(op, ()), facts[op]) for op in operators]
     total = f"{coverage.complete_count(rows)} of {len(rows)} operators complete"
     if args.json:
         print(json.dumps({"rows": [r.to_json() for r in rows], "complete": coverage.complete_count(rows), "total": len(rows)}, indent=1))

@@ -26,11 +26,15 @@ def main(args: argparse.Namespace) -> int:
     from opconform import oracle
     from opconform.commands import mistakes
     from opconform.generator.export import export
+    from opconform.model import SpecError
 
     if args.count < 1:
         print(f"opconform generate: --count must be at least 1, got {args.count}", file=sys.stderr)
         return 2
-    versions = specs.select(args.spec)
+    try:
+        versions = specs.select(args.spec)
+    except SpecError as e:  # a spec file the pattern names does not load: its one line
+        raise mistakes.Mistake(str(e)) from None
     if not versions:
         print(f"opconform generate: no spec version matches {args.spec!r}", file=sys.stderr)
         return 2

@@ -6,14 +6,29 @@ error path for mistakes: no command needs its own try/except to turn one into a 
 """
 from __future__ import annotations
 
+import argparse
 import os
 import tempfile
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 
 class Mistake(Exception):
     """A mistake in what the command was given; its text is the whole message."""
+
+
+def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    """An argparse `type=` that reads a number with `kind` (int, float) and refuses zero, negative
+    numbers and text that is not a number, naming what was given."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"got {text!r}, expected a positive number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"got {text!r}, expected a positive number")
+        return value
+    return parse
 
 
 def spec_pattern(pattern: str | None, files: Iterable[Path] | None = None) -> None:

@@ -28,10 +28,26 @@ def main(args: argparse.Namespace) -> int:
         for line in d.torn_warnings():
             print(f"opconform report: warning: {line}", file=sys.stderr)
     mistakes.writable_dir(args.out)
-    files = write_report(rs, args.out, with_coverage=not args.no_coverage)
+    facts = _coverage_facts() if not args.no_coverage else None
+    files = write_report(rs, args.out, with_coverage=not args.no_coverage, coverage_facts=facts)
     failed = sum(r.verdict.is_failure for r in rs.results)
     print(f"{len(rs.results)} results, {failed} failures, {len(rs.backends)} backend(s): {files['html']}")
     return 0
+
+
+def _coverage_facts():
+    """The oracle and generator facts of the coverage table (the report renders them, the command
+    gathers them); None, said on stderr, when gathering them fails: the report renders without."""
+    from opconform.commands.coverage import library_facts
+    from opconform.reports.coverage import operators
+
+    try:
+        return library_facts(operators())
+    except Exception as e:  # noqa: BLE001 -- the report must still render; its table then says unknown
+        why = (str(e).splitlines() or [""])[0]
+        print(f"opconform report: warning: coverage table without oracle, strategy and official cases "
+              f"({type(e).__name__}: {why})", file=sys.stderr)
+        return None
 
 
 def write_or_say(results_dir: Path) -> int:

@@ -12,18 +12,6 @@ from opconform.commands import mistakes
 from opconform.suites import profiles
 
 
-def _positive(kind):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"got {text!r}, expected a positive number") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"got {text!r}, expected a positive number")
-        return value
-    return parse
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     # The settings that decide which cases exist default to None: with --resume, a flag left out
     # means "as recorded", and one given must agree with the record (RUN_DEFAULTS fill in the rest).
@@ -32,9 +20,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--spec", dest="spec_pattern", default=None, help="glob(s) over spec ids, comma-separated (e.g. 'onnx::Gather*'); each must match something")
     p.add_argument("--profile", choices=list(profiles.PROFILES), default=None, help="how many and how big (default smoke)")
     p.add_argument("--seed", type=int, default=None, help="generator seed (default 0; same seed, same cases)")
-    p.add_argument("--jobs", type=_positive(int), default=os.cpu_count() or 1, help="worker processes (default: number of cores)")
-    p.add_argument("--timeout", type=_positive(float), default=60.0, help="seconds per case before its worker is killed (default 60)")
-    p.add_argument("--memory-limit", type=_positive(int), default=4096, metavar="MB",
+    p.add_argument("--jobs", type=mistakes.positive(int), default=os.cpu_count() or 1, help="worker processes (default: number of cores)")
+    p.add_argument("--timeout", type=mistakes.positive(float), default=60.0, help="seconds per case before its worker is killed (default 60)")
+    p.add_argument("--memory-limit", type=mistakes.positive(int), default=4096, metavar="MB",
                    help="resident memory per worker before it is killed (default 4096)")
     p.add_argument("--out", type=Path, help="results directory (results.jsonl, run.json, report/)")
     p.add_argument("--resume", action="store_true",
@@ -43,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shard", default=None, help="K/N: run the K-th of N deterministic shares of the cases")
     p.add_argument("--cases-from", metavar="DIR", default=None,
                    help="run the cases recorded in another results directory instead of generating (same cases, another backend)")
-    p.add_argument("--generation-timeout", type=_positive(float), default=300.0, metavar="S",
+    p.add_argument("--generation-timeout", type=mistakes.positive(float), default=300.0, metavar="S",
                    help="seconds to generate one spec version's cases before giving up on it (default 300)")
     p.add_argument("--no-probe", dest="probe", action="store_const", const=False, default=None,
                    help="do not ask the backend first which element types and attribute values it implements "
@@ -51,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-case-cache", dest="case_cache", action="store_false",
                    help="generate every case afresh instead of reusing cases generated before with the same code")
     p.add_argument("--shrink", action="store_true", help="after the run, shrink each failure group to a minimal case (see `opconform shrink`)")
-    p.add_argument("--shrink-budget", type=_positive(float), default=None, metavar="S", help="with --shrink: seconds per failure group (default 30)")
+    p.add_argument("--shrink-budget", type=mistakes.positive(float), default=None, metavar="S", help="with --shrink: seconds per failure group (default 30)")
     p.add_argument("--no-report", dest="report", action="store_false",
                    help="do not write the HTML report to OUT/report at the end (`opconform report OUT --out OUT/report` writes it later)")
     p.add_argument("--replay", type=Path, metavar="DIR", help="replay one case from a results directory (with --case)")

@@ -7,15 +7,14 @@ import sys
 from pathlib import Path
 
 from opconform.commands import mistakes
-from opconform.commands.run import _positive
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("results_dir", type=Path, metavar="DIR", help="results directory of `opconform run --out DIR`")
     p.add_argument("--backend", default=None, help="backend to shrink on (default: the run's, from DIR/run.json)")
-    p.add_argument("--budget", type=_positive(float), default=None, metavar="S",
+    p.add_argument("--budget", type=mistakes.positive(float), default=None, metavar="S",
                    help="seconds of search and shrinking per failure group (default 30)")
-    p.add_argument("--max-examples", type=_positive(int), default=None, metavar="N",
+    p.add_argument("--max-examples", type=mistakes.positive(int), default=None, metavar="N",
                    help="cases Hypothesis may try per failure group (default 200)")
     p.add_argument("--seed", type=int, default=None, help="search seed (default: the run's seed)")
 
