@@ -72,13 +72,17 @@ def generate(spec: SpecVersion, count: int, seed: int, *, profile: str | profile
              keep: Callable[[Case], bool] | None = None) -> list[Case]:
     """`count` distinct cases of `spec` (fewer only if the strategy keeps rejecting draws), the
     same ones for the same arguments; each carries `seed`. keep: cases it refuses are skipped like
-    rejected draws (the others are the ones drawn without it, in the same order)."""
-    strategy = strategies.cases(spec, kind=kind, profile=profile, expect=expect)
+    rejected draws (the others are the ones drawn without it, in the same order). Must-refuse
+    cases (kind="invalid") take the error relations in turn, attempt k breaking relation k mod n,
+    so that each relation gets its share of a small count rather than what chance leaves it."""
+    targets = strategies.error_relations(spec) if kind == "invalid" else []
+    turns = [strategies.cases(spec, kind=kind, profile=profile, expect=expect, relations=[r]) for r in targets] \
+        or [strategies.cases(spec, kind=kind, profile=profile, expect=expect)]
     found: dict[str, Case] = {}
     for k in range(count * _ATTEMPTS_PER_CASE):
         if len(found) >= count:
             break
-        case = draw_one(strategy, f"{seed}:{spec.id}:{k}")
+        case = draw_one(turns[k % len(turns)], f"{seed}:{spec.id}:{k}")
         if case is not None and keep is not None and not keep(case):
             continue
         if case is not None and case.id not in found:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 from hypothesis import assume, strategies as st
 
 from opconform import specs
-from opconform.generator import exercised, mutations, profiles, steps, value_repair
+from opconform.generator import exercised, mutations, profiles, solver, steps, value_repair
 from opconform.generator.draft import Draft
 from opconform.generator.factors import factors as spec_factors
 from opconform.generator.families.default import STEPS
@@ -40,7 +40,7 @@ def _row_drafts(spec: SpecVersion, prof: profiles.Profile, all_factors: list) ->
     """valid_draft(row, log): the draft strategy for any row, built once per spec version (the
     composite is defined once: defining one costs milliseconds, too much per row)."""
     functions = [steps.resolve(spec, step) for step in STEPS]  # resolved once, not per draw
-    elementwise = value_repair.terms(spec)
+    plan, elementwise = solver.compile_plan(spec), value_repair.terms(spec)
 
     @st.composite
     def valid_draft(draw, row: Mapping[str, Any], log: list[str] | None) -> Draft:  # a closure: short repr
@@ -49,6 +49,7 @@ def _row_drafts(spec: SpecVersion, prof: profiles.Profile, all_factors: list) ->
             fn(draw, d)
             if name == "presence":  # later steps may assign inputs by index
                 d.inputs = [None] * len(d.present)
+        plan.apply(draw, d)
         value_repair.repair(draw, d, elementwise)
         broken = first_broken(spec, d)
         if broken is not None:
@@ -158,20 +159,21 @@ def finish(spec: SpecVersion, d: Draft, expect: ExpectFn | None, seed: int | Non
 
 def cases(spec: SpecVersion, *, kind: str = "any", profile: str | profiles.Profile = "smoke",
           expect: ExpectFn | None = None, row: Mapping[str, Any] | None = None,
-          log: list[str] | None = None) -> st.SearchStrategy[Case]:
+          log: list[str] | None = None, relations: Sequence[str] | None = None) -> st.SearchStrategy[Case]:
     """Cases of one spec version.
 
     kind: "valid" (every relation holds), "invalid" (exactly one `error` relation broken, see
     broken_by) or "any" (either). profile: smoke, ci, certify or stress (sizes). expect:
     `expect(spec, inputs, attributes) -> Expectation`, normally `opconform.oracle.expectation`.
     row: valid cases hold this covering-array row (see drafts); only with kind="valid", since a
-    must-refuse case breaks what it breaks. log: see drafts."""
+    must-refuse case breaks what it breaks. log: see drafts. relations: the `error` relations
+    invalid cases break (default: every one the generator can break)."""
     if kind not in KINDS:
         raise ValueError(f"kind={kind!r}; expected one of {', '.join(KINDS)}")
     if row and kind != "valid":
         raise ValueError(f"a row pins valid cases only; got kind={kind!r}")
     profiles.get(profile)
     valid = drafts(spec, profile, row=row, log=log)
-    invalid = invalid_drafts(spec, profile) if kind != "valid" and error_relations(spec) else st.nothing()
+    invalid = invalid_drafts(spec, profile, relations) if kind != "valid" and error_relations(spec) else st.nothing()
     chosen = {"valid": valid, "invalid": invalid, "any": st.one_of(valid, invalid)}[kind]
     return chosen.map(lambda d: finish(spec, d, expect))

@@ -33,12 +33,15 @@ class RunProfile:
     t: int = 0  # covering strength of the valid cases' rows (0: no rows, every valid case drawn freely)
     probe: bool = False  # ask the backend first which factor values it implements (suites/probe.py); rows only
 
-    def variants_per_case(self, valid_cases: int) -> int:
-        """Value variants per valid case when a spec has `valid_cases` of them: `variants` up to
-        `valid` cases, then fewer, so the spec's valid cases stay near valid * (1 + variants)."""
-        if valid_cases <= self.valid:
+    def variants_per_case(self, valid_cases: int, planned: int | None = None) -> int:
+        """Value variants per case when a spec has `valid_cases` of them: `variants` up to
+        `planned` cases (default `valid`), then fewer, so the spec's cases stay near
+        planned * (1 + variants). Must-refuse cases pass planned=invalid: a spec with more error
+        relations than `invalid` gets one case per relation and fewer variants each."""
+        planned = self.valid if planned is None else planned
+        if valid_cases <= planned:
             return self.variants
-        return max(0, min(self.variants, self.valid * (1 + self.variants) // valid_cases - 1))
+        return max(0, min(self.variants, planned * (1 + self.variants) // valid_cases - 1))
 
 
 PROFILES: dict[str, RunProfile] = {

@@ -41,3 +41,17 @@ def broken_exactly(spec: SpecVersion, case) -> list[str]:
     """Ids of the relations a case breaks (broken or unevaluable), in spec order."""
     return [s.id for s in specs.check_all(spec, list(case.inputs), dict(case.attributes))
             if s.state in ("broken", "unevaluable")]
+
+
+def draft_of(spec: SpecVersion, arrays, attributes=None):
+    """A ci-profile draft holding these inputs (None: left out) and attributes, as the steps leave it."""
+    from opconform.generator import profiles
+    from opconform.generator.draft import Draft
+
+    d = Draft(spec, profiles.get("ci"))
+    d.present = [x is not None for x in arrays]
+    d.dtypes = [None if x is None else str(x.dtype) for x in arrays]
+    d.inputs = list(arrays)
+    d.constant_inputs = [False] * len(arrays)
+    d.attributes = dict(attributes or {})
+    return d

@@ -345,10 +345,11 @@ def test_instance_normalization_float16_means_summed_wide():
     """float16 channels (onnxruntime and onnx.reference agree on both). Channel 0 [-3, -65504, -0,
     -0, -464, 0]: summed in float16 its mean is -inf (every output NaN), summed wider (NumPy's
     float16 mean) -10995, every squared deviation overflows, and with scale -0 and B inf every
-    output is inf. Channel 1 [-464, 65504, ~0, ~0, 1, 1] with scale and B inf: in float64 the
+    output is inf. Channel 1 [-0, 65504, ~0, ~0, 1, 1] with scale and B inf: in float64 the
     variance is finite and 65504's output inf; with float16 squares it is NaN. Only the means
-    summed wide with every other step in float16 give both."""
-    x = np.array([[-3, -65504, -0.0, -0.0, -464, 0], [-464, 65504, 6.1e-5, 4.07e-5, 1, 1]], np.float16).reshape(1, 2, 6)
+    summed wide with every other step in float16 give both. (With a negative term in channel 1
+    its float16 sum would pass the range in some orders only: float_sum_order, undefined.)"""
+    x = np.array([[-3, -65504, -0.0, -0.0, -464, 0], [-0.0, 65504, 6.1e-5, 4.07e-5, 1, 1]], np.float16).reshape(1, 2, 6)
     scale, bias = np.array([-0.0, INF], np.float16), np.array([INF, INF], np.float16)
     got = np.array([[INF] * 6, [NAN] * 6], np.float16).reshape(1, 2, 6)
     passes_as("onnx::InstanceNormalization-22", [x, scale, bias], {}, got, "intermediate_precision", "accumulate_wide")

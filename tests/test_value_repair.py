@@ -9,8 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from opconform import oracle, specs
 from opconform.generator import sampling, value_repair
-from opconform.generator.draft import Draft
-from opconform.generator import profiles
+from helpers_generator import draft_of
 from opconform.generator.values import plain_values
 
 
@@ -22,20 +21,12 @@ def test_terms_are_the_all_conjuncts_naming_an_input():
     assert all(rel != "axes_in_range" for rel, _ in got)
 
 
-def _draft(spec, data, attributes=None):
-    d = Draft(spec, profiles.get("ci"))
-    d.present = [True]
-    d.inputs = [data]
-    d.attributes = dict(attributes or {})
-    return d
-
-
 @settings(max_examples=30, deadline=None, database=None)
 @given(st.data())
 def test_broken_elements_are_replaced_and_the_rest_kept(data):
     spec = specs.load("onnx::ReduceLogSum-13")
     x = np.array([[5, -3, 0], [2000, 7, 1]], dtype=np.int32)
-    d = _draft(spec, x)
+    d = draft_of(spec, [x])
     value_repair.repair(data.draw, d, value_repair.terms(spec))
     y = d.inputs[0]
     assert y.dtype == np.int32 and y.shape == x.shape
@@ -48,7 +39,7 @@ def test_broken_elements_are_replaced_and_the_rest_kept(data):
 def test_a_relation_that_does_not_apply_changes_nothing():
     spec = specs.load("onnx::ReduceLogSum-13")
     x = np.array([-1.5, 0.0, np.inf], dtype=np.float32)  # the relation is for integer types only
-    d = _draft(spec, x)
+    d = draft_of(spec, [x])
     value_repair.repair(lambda s: pytest.fail("nothing to draw"), d, value_repair.terms(spec))
     assert d.inputs[0] is x
 
@@ -56,7 +47,7 @@ def test_a_relation_that_does_not_apply_changes_nothing():
 def test_a_draft_that_holds_every_relation_draws_nothing():
     spec = specs.load("onnx::ReduceLogSum-13")
     x = np.array([1, 2, 3], dtype=np.uint32)
-    d = _draft(spec, x)
+    d = draft_of(spec, [x])
     value_repair.repair(lambda s: pytest.fail("nothing to draw"), d, value_repair.terms(spec))
     assert d.inputs[0] is x
 
