@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
@@ -431,6 +432,21 @@ def _never_broken(c: Constraint, binder: "_Binder", limit: int = 20_000) -> bool
     return all(c.test(dict(zip(c.scope, combo))) for combo in itertools.product(*domains))
 
 
+@functools.lru_cache(maxsize=8192)
+def _rewritten(text: str, inputs: frozenset[str], attributes: frozenset[str]) -> tuple[str, frozenset[str]] | None:
+    """(text with dtype(x) and present(x) as variables, the names it reads), or None where it reads
+    the structure of an attribute (rank(axis), size(alpha)): the same for every binder of a spec,
+    and rewriting costs a deep copy of the tree, so it is done once per text."""
+    # a copy: expr.parse caches its trees, and the rewriter edits the tree it is given
+    tree = _Rewriter(set(inputs), set(attributes)).visit(copy.deepcopy(expr.parse(text)))
+    names, _ = _names_and_calls(tree)
+    for call in ast.walk(tree):  # rank(axis), size(alpha): the structure of a value, not the value
+        if (isinstance(call, ast.Call) and getattr(call.func, "id", None) in _STRUCTURE_FUNCTIONS
+                and _names_and_calls(call)[0] & attributes):
+            return None
+    return ast.unparse(tree), frozenset(names)
+
+
 class _Binder:
     """Turns a relation into a Constraint: rewrites `dtype(input)` and `present(name)` into
     variables, checks every other name is a factor quantity, and binds the variables from an
@@ -476,20 +492,17 @@ class _Binder:
 
     def _rewrite(self, text: str) -> tuple[str, frozenset[str]] | None:
         """(rewritten text, factors read), or None when the text reads more than factors."""
-        # a copy: expr.parse caches its trees, and the rewriter edits the tree it is given
-        tree = _Rewriter(set(self.inputs), set(self.attributes)).visit(copy.deepcopy(expr.parse(text)))
-        names, calls = _names_and_calls(tree)
-        for call in ast.walk(tree):  # rank(axis), size(alpha): the structure of a value, not the value
-            if (isinstance(call, ast.Call) and getattr(call.func, "id", None) in _STRUCTURE_FUNCTIONS
-                    and _names_and_calls(call)[0] & set(self.attributes)):
-                return None
+        rewritten = _rewritten(text, frozenset(self.inputs), frozenset(self.attributes))
+        if rewritten is None:
+            return None
+        text, names = rewritten
         deps: set[str] = set()
         for name in sorted(names - {"True", "False", "None"}):
             scope = self._variable_scope(name)
             if scope is None:
                 return None
             deps |= scope
-        return ast.unparse(tree), frozenset(deps)
+        return text, frozenset(deps)
 
     def _symbol(self, name: str) -> tuple[str, frozenset[str]] | None:
         if name not in self._symbols:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -306,8 +307,24 @@ def _breaker(fixes: list[Fix]) -> Callable:
 _SHAPE_ONLY = {"shape", "rank", "size", "len", "dtype", "present"}
 
 
+# id(spec) -> (weak reference to spec, its plan): the steps, breakers and every relation's
+# must-refuse strategy ask for the plan, and compiling it deep-copies the relations' trees
+_PLANS: dict[int, tuple[weakref.ref, Plan]] = {}
+
+
 def compile_plan(spec: SpecVersion) -> Plan:
-    """The fixes of a spec version's relations, in dependency order (see the module text)."""
+    """The fixes of a spec version's relations, in dependency order (see the module text);
+    compiled once per spec version object."""
+    key = id(spec)
+    entry = _PLANS.get(key)
+    if entry is not None and entry[0]() is spec:
+        return entry[1]
+    plan = _compile(spec)
+    _PLANS[key] = (weakref.ref(spec, lambda _, key=key: _PLANS.pop(key, None)), plan)
+    return plan
+
+
+def _compile(spec: SpecVersion) -> Plan:
     inputs = [p.name for p in spec.inputs if not p.variadic]
     symbols = _symbol_trees(spec)
     found: list[Fix] = []
@@ -343,7 +360,11 @@ class _Substitute(ast.NodeTransformer):
 
 
 def _substitute(node: ast.AST, trees: dict[str, ast.AST]) -> ast.AST:
-    return ast.fix_missing_locations(_Substitute(trees).visit(copy.deepcopy(node))) if trees else node
+    """node with the symbols replaced by their trees (a copy; node itself when it names none:
+    copying every relation's tree cost more than the rest of compiling the plan)."""
+    if not trees or not any(isinstance(n, ast.Name) and n.id in trees for n in ast.walk(node)):
+        return node
+    return ast.fix_missing_locations(_Substitute(trees).visit(copy.deepcopy(node)))
 
 
 def _call(node: ast.AST, *names: str) -> str | None:

@@ -9,6 +9,7 @@ ranks and shapes, plain values instead of edge values, attributes omitted, the f
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Mapping, Sequence
 
 from hypothesis import assume, strategies as st
@@ -33,12 +34,27 @@ def drafts(spec: SpecVersion, profile: str | profiles.Profile = "smoke", *,
     pins (generator/pins.py) and a draft that does not hold it all the same (a hook chose
     otherwise) is rejected, never returned. log: where to append why a draw was rejected (a
     broken relation, a pin not held), for the caller to report a row that cannot be drawn."""
-    return _row_drafts(spec, profiles.get(profile), spec_factors(spec) if row else [])(dict(row or {}), log)
+    return _row_drafts(spec, profiles.get(profile))(dict(row or {}), log)
 
 
-def _row_drafts(spec: SpecVersion, prof: profiles.Profile, all_factors: list) -> Callable[..., st.SearchStrategy[Draft]]:
-    """valid_draft(row, log): the draft strategy for any row, built once per spec version (the
-    composite is defined once: defining one costs milliseconds, too much per row)."""
+# (id(spec), profile name) -> (weak reference to spec, valid_draft): defining a composite reads
+# its source (milliseconds), and every relation's must-refuse strategy asks for the valid one
+_ROW_DRAFTS: dict[tuple[int, str], tuple[weakref.ref, Callable[..., st.SearchStrategy[Draft]]]] = {}
+
+
+def _row_drafts(spec: SpecVersion, prof: profiles.Profile) -> Callable[..., st.SearchStrategy[Draft]]:
+    """valid_draft(row, log): the draft strategy for any row, built once per spec version and
+    profile (the composite is defined once: defining one costs milliseconds, too much per row)."""
+    key = (id(spec), prof.name)
+    entry = _ROW_DRAFTS.get(key)
+    if entry is not None and entry[0]() is spec:
+        return entry[1]
+    made = _define_row_drafts(spec, prof, spec_factors(spec))
+    _ROW_DRAFTS[key] = (weakref.ref(spec, lambda _, key=key: _ROW_DRAFTS.pop(key, None)), made)
+    return made
+
+
+def _define_row_drafts(spec: SpecVersion, prof: profiles.Profile, all_factors: list) -> Callable[..., st.SearchStrategy[Draft]]:
     functions = [steps.resolve(spec, step) for step in STEPS]  # resolved once, not per draw
     plan, elementwise = solver.compile_plan(spec), value_repair.terms(spec)
 
@@ -70,7 +86,7 @@ def row_cases(spec: SpecVersion, profile: str | profiles.Profile = "smoke",
               expect: ExpectFn | None = None) -> Callable[..., st.SearchStrategy[Case]]:
     """`strategy(row, log=None)`: valid cases holding a row, as cases(kind="valid", row=...), with
     the spec's steps and factors worked out once for all its rows (they cost milliseconds each)."""
-    valid_draft = _row_drafts(spec, profiles.get(profile), spec_factors(spec))
+    valid_draft = _row_drafts(spec, profiles.get(profile))
 
     def strategy(row: Mapping[str, Any], log: list[str] | None = None) -> st.SearchStrategy[Case]:
         return valid_draft(dict(row), log).map(lambda d: finish(spec, d, expect))
@@ -122,25 +138,26 @@ def broken_by(spec: SpecVersion, d: Draft, relation: str) -> tuple[bool, list[st
 def invalid_drafts(spec: SpecVersion, profile: str | profiles.Profile = "smoke",
                    relations: Sequence[str] | None = None) -> st.SearchStrategy[Draft]:
     """Valid drafts with one `error` relation broken (drawn from `relations`, default: all)."""
-    targets = list(relations) if relations is not None else error_relations(spec)
-    valid = drafts(spec, profile)
-    own, generic = steps.breakers(spec), mutations.generic_breakers(spec)
+    targets = tuple(relations) if relations is not None else tuple(error_relations(spec))
+    breakers = {**mutations.generic_breakers(spec), **steps.breakers(spec)}
+    return _invalid_draft(spec, drafts(spec, profile), targets, breakers)
 
-    @st.composite
-    def invalid_draft(draw) -> Draft:
-        # evenly: under @given, Hypothesis draws sampled_from's first options far more often, so
-        # the last relations of a long list went unbroken in a few hundred examples
-        relation = pick(draw, targets)
-        d = draw(valid)
-        (own.get(relation) or generic.get(relation) or mutations.perturb)(draw, d)
-        ok, also = broken_by(spec, d, relation)
-        assume(ok)
-        d.label = f"breaks:{relation}"
-        if also:
-            d.notes.append("also:" + ",".join(also))
-        return d
 
-    return invalid_draft()
+@st.composite
+def _invalid_draft(draw, spec: SpecVersion, valid: st.SearchStrategy[Draft], targets: tuple[str, ...],
+                   breakers: Mapping[str, Callable]) -> Draft:
+    """A valid draft with one of `targets` broken (defined once here: see _row_drafts)."""
+    # evenly: under @given, Hypothesis draws sampled_from's first options far more often, so
+    # the last relations of a long list went unbroken in a few hundred examples
+    relation = pick(draw, targets)
+    d = draw(valid)
+    breakers.get(relation, mutations.perturb)(draw, d)
+    ok, also = broken_by(spec, d, relation)
+    assume(ok)
+    d.label = f"breaks:{relation}"
+    if also:
+        d.notes.append("also:" + ",".join(also))
+    return d
 
 
 def default_expectation(spec: SpecVersion, inputs: Sequence, attributes: Mapping) -> Expectation:
