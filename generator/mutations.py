@@ -6,6 +6,8 @@ operator hooks supply breakers for the operator's own relations (`BREAK` in the 
 """
 from __future__ import annotations
 
+import ast
+
 from typing import Callable
 
 import ml_dtypes
@@ -13,6 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from opconform import dtypes
+from opconform.specs import expr
 from opconform.generator import shapes, values
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import attribute_bounds, attribute_value, generatable, input_array
@@ -126,7 +129,30 @@ def generic_breakers(spec: SpecVersion) -> dict[str, Breaker]:
             out[f"{a.name}_allowed"] = disallowed_value(a.name)
         if a.range is not None and a.type in ("int", "float") and a.range != (None, None):
             out[f"{a.name}_range"] = out_of_range(a.name)
+    names = {a.name for a in spec.attributes}
+    for r in spec.relations:  # `a != b` between two attributes (ReverseSequence's axes): a set to b
+        pair = _differing_attributes(r.check, names)
+        if pair is not None:
+            out.setdefault(r.id, equal_attributes(*pair))
     return out
+
+
+def _differing_attributes(check: str, names: set[str]) -> tuple[str, str] | None:
+    try:
+        tree = expr.parse(check).body
+    except expr.ExprError:
+        return None
+    if (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.NotEq)
+            and isinstance(tree.left, ast.Name) and isinstance(tree.comparators[0], ast.Name)
+            and {tree.left.id, tree.comparators[0].id} <= names):
+        return tree.left.id, tree.comparators[0].id
+    return None
+
+
+def equal_attributes(a: str, b: str) -> Breaker:
+    def breaker(draw, d: Draft) -> None:
+        d.attributes[a] = d.resolved[b]
+    return breaker
 
 
 def _retype(draw, d: Draft, everywhere: bool) -> None:

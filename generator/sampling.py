@@ -79,14 +79,21 @@ def generate(spec: SpecVersion, count: int, seed: int, *, profile: str | profile
     turns = [strategies.cases(spec, kind=kind, profile=profile, expect=expect, relations=[r]) for r in targets] \
         or [strategies.cases(spec, kind=kind, profile=profile, expect=expect)]
     found: dict[str, Case] = {}
+    tries, hit = [0] * len(turns), [False] * len(turns)
     for k in range(count * _ATTEMPTS_PER_CASE):
-        if len(found) >= count:
+        # done when there are enough cases and every relation has one or has had its tries
+        if len(found) >= count and all(h or n >= _ATTEMPTS_PER_CASE for h, n in zip(hit, tries)):
             break
-        case = draw_one(turns[k % len(turns)], f"{seed}:{spec.id}:{k}")
+        turn = k % len(turns)
+        if len(found) >= count and hit[turn]:
+            continue  # enough cases: only relations still without one draw
+        tries[turn] += 1
+        case = draw_one(turns[turn], f"{seed}:{spec.id}:{k}")
         if case is not None and keep is not None and not keep(case):
             continue
         if case is not None and case.id not in found:
             found[case.id] = dataclasses.replace(case, seed=seed)
+            hit[turn] = True
     return list(found.values())
 
 

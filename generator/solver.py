@@ -11,7 +11,7 @@ symbols are substituted first, so `C % num_groups == 0` with `C: shape(X)[1]` is
     shape(X)[k] == E           dimension k of X becomes E
     shape(X)[k] % E == 0       dimension k of X becomes a multiple of E
     size(X) == E, len(X) == E  X gets E elements (rank kept where it can hold them)
-    size(X) <= E, len(X) <= E  X's first dimension shrinks until it holds at most E
+    size(X) <= E, len(X) <= E  X's first dimension drawn so that it holds 0 .. E elements
     rank(X) == E               X is drawn again with rank E
     prod(shape(X)[a:b]) >= 1   the zero dimensions of that part become 1 (also size(X) >= 1, > 0)
     shape(X)[k] >= c           dimension k of X becomes at least c (a constant)
@@ -72,8 +72,10 @@ class Plan:
         env = specs.environment(d.spec, d.inputs, d.attributes)
         for f in self.fixes:
             i = d.port_index(f.target)
-            if i >= len(d.inputs) or d.inputs[i] is None or not _applies(f, env) or _holds(f, env):
+            if i >= len(d.inputs) or d.inputs[i] is None or not _applies(f, env):
                 continue
+            if f.form not in _RANGES and _holds(f, env):
+                continue  # an equality that holds: nothing to draw
             try:
                 rhs = None if f.rhs is None else f.rhs(env)
                 shape = f.rule(draw, d, env, i, rhs)
@@ -135,13 +137,13 @@ def _size_rule(at_most: bool) -> ShapeRule:
     def rule(draw, d, env, i, rhs):
         n = int(rhs)
         shape = d.inputs[i].shape
-        if at_most:
+        if at_most:  # a first dimension anywhere in what is allowed (Compress's condition: 0 .. n)
             if not shape:
                 return None
             rest = int(np.prod(shape[1:])) or 1
-            return (min(shape[0], n // rest),) + tuple(shape[1:])
-        if len(shape) == 0:
-            return () if n == 1 else (n,)
+            return (draw(st.integers(0, max(0, n // rest))),) + tuple(shape[1:])
+        if len(shape) == 0 or (n == 1 and d.spec.inputs[min(i, len(d.spec.inputs) - 1)].rank_min == 0):
+            return () if n == 1 else (n,)  # one element: a scalar where the port allows (CumSum's axis)
         return (n,) + (1,) * (len(shape) - 1)
     return rule
 
@@ -186,6 +188,11 @@ def _broadcast_rule(draw, d, env, i, rhs):
         if x[-k] != a[-k] and x[-k] != 1 and a[-k] != 1:
             x[-k] = draw(st.sampled_from([a[-k], 1]))
     return tuple(x)
+
+
+# forms that leave a range open rather than one value: the quantity is always drawn inside it
+# (Compress's condition anywhere in 0 .. n, not only cut back when it is too long)
+_RANGES = {"size-at-most"}
 
 
 # ------------------------------------------------------------------ breaking
@@ -288,6 +295,12 @@ def breakers(spec: SpecVersion) -> dict[str, Callable]:
 
 def _breaker(fixes: list[Fix]) -> Callable:
     def breaker(draw, d: Draft) -> None:
+        for f in fixes:  # an optional input the relation is about (SoftmaxCrossEntropyLoss's weights) is given
+            i = d.port_index(f.target)
+            if i < len(d.inputs) and d.inputs[i] is None and d.spec.inputs[i].optional and d.dtypes[i] is not None:
+                d.present[i] = True
+                _redraw(draw, d, i, draw(shapes.shapes(draw(shapes.ranks(d.spec.inputs[i], d.profile)), d.profile)))
+                break
         env = specs.environment(d.spec, d.inputs, d.attributes)
         usable = [f for f in fixes if d.inputs[d.port_index(f.target)] is not None and _applies(f, env)]
         if not usable:
@@ -326,8 +339,18 @@ def compile_plan(spec: SpecVersion) -> Plan:
 
 def _compile(spec: SpecVersion) -> Plan:
     inputs = [p.name for p in spec.inputs if not p.variadic]
-    symbols = _symbol_trees(spec)
     found: list[Fix] = []
+    for rid, when, part in conjuncts(spec):
+        fix = _fix(rid, part, when, inputs)
+        found.extend(fix if isinstance(fix, list) else [] if fix is None else [fix])
+    return Plan(_ordered(found))
+
+
+def conjuncts(spec: SpecVersion) -> list[tuple[str, Callable[[dict], Any] | None, ast.AST]]:
+    """(relation id, its compiled `when`, one conjunct of its check with the spec's symbols
+    substituted) for every relation that parses: what the solver and value repair read."""
+    symbols = _symbol_trees(spec)
+    out = []
     for r in spec.relations:
         try:
             body = _substitute(expr.parse(r.check).body, symbols)
@@ -335,10 +358,8 @@ def _compile(spec: SpecVersion) -> Plan:
         except expr.ExprError:
             continue
         parts = body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
-        for part in parts:
-            fix = _fix(r.id, part, when, inputs)
-            found.extend(fix if isinstance(fix, list) else [] if fix is None else [fix])
-    return Plan(_ordered(found))
+        out += [(r.id, when, part) for part in parts]
+    return out
 
 
 def _symbol_trees(spec: SpecVersion) -> dict[str, ast.AST]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from opconform.generator import domains, families, hooks, solver
+from opconform.generator import domains, families, hooks, solver, value_repair
 from opconform.generator.families import default
 from opconform.model import SpecVersion
 
@@ -18,9 +18,10 @@ def resolve(spec: SpecVersion, step: str) -> Callable:
 
 def breakers(spec: SpecVersion) -> dict[str, Callable]:
     """Relation id -> function(draw, draft) that breaks it: the generic one for an attribute domain
-    whose violation is an error or for a shape relation the solver reads, then the family's and
-    the hook's BREAK."""
-    out: dict[str, Callable] = dict(domains.breakers(spec))  # a family or hook may do better
+    whose violation is an error, for a value relation value repair reads, or for a shape relation
+    the solver reads, then the family's and the hook's BREAK."""
+    out: dict[str, Callable] = dict(value_repair.breakers(spec))  # a family or hook may do better
+    out.update(domains.breakers(spec))
     out.update(solver.breakers(spec))
     for module in (families.module_for(spec), hooks.module_for(spec)):
         out.update(getattr(module, "BREAK", {}) if module is not None else {})

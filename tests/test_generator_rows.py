@@ -74,13 +74,22 @@ def test_classes_become_concrete_values():
 
 
 def test_a_pin_a_hook_overrides_is_reported_not_counted():
-    """ReverseSequence's hook moves batch_axis off time_axis: a row asking both 0 is not drawn."""
-    spec = specs.load("onnx::ReverseSequence-10")
-    drawn = sampling.generate_rows(spec, [{"attr:batch_axis": 0, "attr:time_axis": 0}], 0, profile="ci",
+    """ScatterElements' hook drops a reduction on strings (the text defines none): a row asking
+    both is not drawn, and says which pin was not held."""
+    spec = specs.load("onnx::ScatterElements-18")
+    drawn = sampling.generate_rows(spec, [{"type:T": "string", "attr:reduction": "add"}], 0, profile="ci",
                                    expect=oracle.expectation, attempts=5)
     assert drawn.cases == [] and drawn.tries == 5
     (i, why), = drawn.infeasible
-    assert i == 0 and "attr:batch_axis: asked 0" in why
+    assert i == 0 and "attr:reduction: asked 'add'" in why
+
+
+def test_a_row_the_relations_forbid_is_reported_with_the_relation():
+    """ReverseSequence's batch_axis and time_axis must differ: a row asking both 0 is not drawn."""
+    spec = specs.load("onnx::ReverseSequence-10")
+    drawn = sampling.generate_rows(spec, [{"attr:batch_axis": 0, "attr:time_axis": 0}], 0, profile="ci",
+                                   expect=oracle.expectation, attempts=5)
+    assert drawn.cases == [] and drawn.infeasible == [(0, "relation axes_differ does not hold")]
 
 
 def test_split_13_leaves_split_out_when_the_row_asks():
@@ -152,7 +161,7 @@ def test_rows_and_cases_are_the_same_in_another_process():
 
 
 def test_rows_sharing_a_dead_end_are_given_up_early():
-    """ReverseSequence's hook moves batch_axis off time_axis, so every row asking both 0 is
+    """ReverseSequence's batch_axis and time_axis must differ, so every row asking both 0 is
     infeasible. The first such row spends all its tries; the others stop after a few once their
     tries fail the same way. Every one is still reported, and no drawable row is lost."""
     spec = specs.load("onnx::ReverseSequence-10")
@@ -162,7 +171,7 @@ def test_rows_sharing_a_dead_end_are_given_up_early():
     rows = [r for pair in zip(stuck, fine) for r in pair]
     drawn = sampling.generate_rows(spec, rows, 11, profile="ci", expect=oracle.expectation)
     assert {i for i, _ in drawn.infeasible} == set(range(0, len(rows), 2))
-    assert all("attr:batch_axis" in why for _, why in drawn.infeasible)
+    assert all("axes_differ" in why for _, why in drawn.infeasible)
     assert {i for i, _ in drawn.cases} == set(range(1, len(rows), 2))
     full = sampling._ATTEMPTS_PER_ROW
     assert drawn.tries < full + (len(stuck) - 1) * (sampling._TRIES_ON_A_KNOWN_DEAD_END + 1) + 3 * len(fine)

@@ -66,3 +66,46 @@ def test_certify_rows_held_only_by_elementwise_relations_are_drawn(sid):
     rows = sampling.spec_rows(spec, 3, 0)
     drawn = sampling.generate_rows(spec, rows, 0, profile="certify", expect=oracle.expectation)
     assert drawn.infeasible == []
+
+
+def test_a_scalar_input_is_held_by_its_relation():
+    # CumSum's axis: -rank(x) <= values(axis)[0] <= rank(x) - 1 (substituted symbols included: TopK's k)
+    terms = {(t.relation, t.inputs, t.scalar) for t in value_repair.terms(specs.load("onnx::CumSum-14"))}
+    assert ("axis_in_range", ("axis",), True) in terms
+    topk = {t.relation for t in value_repair.terms(specs.load("onnx::TopK-24"))}
+    assert {"k_not_negative", "k_within_axis"} <= topk  # through the symbol k = values(K)[0]
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(st.data())
+def test_an_out_of_range_scalar_is_replaced_by_one_in_range(data):
+    spec = specs.load("onnx::CumSum-14")
+    d = draft_of(spec, [np.zeros((2, 3), np.float32), np.array(7, np.int64)])
+    value_repair.repair(data.draw, d, value_repair.terms(spec))
+    assert -2 <= int(d.inputs[1]) <= 1 and d.inputs[1].shape == ()
+
+
+@pytest.mark.parametrize("sid,relation,name", [
+    ("onnx::Gather-13", "indices_in_bounds", "indices"),
+    ("onnx::NegativeLogLikelihoodLoss-22", "targets_are_classes", "target"),
+    ("onnx::TopK-24", "k_within_axis", "K"),
+])
+def test_value_breakers_move_one_element_just_outside(sid, relation, name):
+    spec = specs.load(sid)
+    cases = [c for c in sampling.generate(spec, 40, 1, kind="invalid") if c.label.split(";")[0] == f"breaks:{relation}"]
+    assert cases, f"no must-refuse case breaks {relation}"
+    for c in cases:
+        failing = [s.id for s in specs.check_all(spec, list(c.inputs), dict(c.attributes)) if s.state == "broken"]
+        assert failing[0] == relation, failing
+
+
+def test_an_index_is_broken_one_past_either_end():
+    spec = specs.load("onnx::Gather-13")
+    cases = [c for c in sampling.generate(spec, 40, 1, kind="invalid") if c.label.split(";")[0] == "breaks:indices_in_bounds"]
+    assert cases
+    for c in cases:
+        data, indices = c.inputs
+        axis = c.attributes.get("axis", 0)
+        s = data.shape[axis]
+        bad = indices[(indices < -s) | (indices >= s)]
+        assert bad.size == 1 and int(bad[0]) in (s, -s - 1), (s, bad)

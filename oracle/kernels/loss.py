@@ -41,6 +41,9 @@ def nll_loss(log_prob: np.ndarray, target: np.ndarray, weight, ignore_index, red
     safe = np.where(ignored, 0, t)
     lp = precision.working(np.asarray(log_prob), policies)
     typ = lp.dtype
+    if lp.shape[1] == 0:  # no class (C = 0): every target is ignored, there is nothing to pick
+        lp = np.zeros(lp.shape[:1] + (1,) + lp.shape[2:], dtype=typ)
+        weight = None if weight is None else np.zeros(1, dtype=np.asarray(weight).dtype)
     picked = np.take_along_axis(lp, safe[:, None], axis=1)[:, 0]
     w = np.ones(t.shape, dtype=typ) if weight is None else precision.working(np.asarray(weight), policies).astype(typ)[safe]
     w = np.where(ignored, 0, w).astype(typ)
