@@ -182,6 +182,28 @@ def _unidirectional_rule(draw, d, env, i, rhs):
     return tuple(y)
 
 
+def _leading(rule: ShapeRule, end: int | None) -> ShapeRule:
+    """The rule applied to X's leading dimensions shape(X)[:end] only (MatMul's stacks), the rest kept."""
+    if end is None:
+        return rule
+
+    def on_prefix(draw, d, env, i, rhs):
+        full = d.inputs[i].shape
+        cut = len(full[:end])
+        head = _on_shape(rule, draw, d, env, i, rhs, full[:cut])
+        return None if head is None else tuple(head) + tuple(full[cut:])
+    return on_prefix
+
+
+def _on_shape(rule: ShapeRule, draw, d, env, i, rhs, shape: tuple) -> tuple | None:
+    saved = d.inputs[i]
+    d.inputs[i] = np.empty(shape, dtype=saved.dtype)  # the rule reads the shape only
+    try:
+        return rule(draw, d, env, i, rhs)
+    finally:
+        d.inputs[i] = saved
+
+
 def _broadcast_rule(draw, d, env, i, rhs):
     a, x = [int(v) for v in np.asarray(rhs).reshape(-1)], list(d.inputs[i].shape)
     for k in range(1, min(len(a), len(x)) + 1):
@@ -472,15 +494,32 @@ def _fix(rid: str, part: ast.AST, when, inputs: Sequence[str]) -> Fix | list[Fix
 
 
 def _broadcast_fixes(part: ast.Call, make) -> Fix | list[Fix] | None:
-    if not all(_call(a, "shape") for a in part.args):
+    shapes_of = [_shape_or_prefix(a) for a in part.args]
+    if not all(shapes_of):
         return None
     out = []
     for k in range(1, len(part.args)):
         before = part.args[0] if k == 1 else ast.Call(ast.Name("broadcast_shape", ast.Load()), list(part.args[:k]), [])
-        fix = make("broadcast", _call(part.args[k], "shape"), ast.fix_missing_locations(before), _broadcast_rule)
+        x, end = shapes_of[k]
+        fix = make("broadcast", x, ast.fix_missing_locations(before), _leading(_broadcast_rule, end),
+                   _leading(_break_broadcast, end))
         if fix is not None:
             out.append(fix)
     return out or None
+
+
+def _shape_or_prefix(node: ast.AST) -> tuple[str, int | None] | None:
+    """(X, None) for shape(X); (X, end) for shape(X)[:end] with a constant end (MatMul's stacks)."""
+    if x := _call(node, "shape"):
+        return x, None
+    if isinstance(node, ast.Subscript) and (x := _call(node.value, "shape")) and isinstance(node.slice, ast.Slice):
+        sl = node.slice
+        if sl.lower is None and sl.step is None and sl.upper is not None:
+            try:
+                return x, int(ast.literal_eval(sl.upper))
+            except (ValueError, TypeError):
+                return None
+    return None
 
 
 def _ordered(fixes: list[Fix]) -> tuple[Fix, ...]:

@@ -23,6 +23,8 @@ def test_forms_are_read_from_the_relations():
     assert ("depth_divisible", "multiple", "input") in _forms("onnx::DepthToSpace-13")
     assert ("square_matrices", "dim", "X") in _forms("onnx::Det-22")
     assert ("slope_unidirectional", "unidirectional", "slope") in _forms("onnx::PRelu-16")
+    # MatMul's stacks: broadcastable(shape(A)[:-2], shape(B)[:-2]) fits B's leading dimensions only
+    assert ("batch_broadcastable", "broadcast", "B") in _forms("onnx::MatMul-13")
     # three shapes: X fitted to condition, then Y to the broadcast of both
     assert _forms("onnx::Where-16") == [("broadcastable", "broadcast", "X"), ("broadcastable", "broadcast", "Y")]
 
@@ -92,3 +94,13 @@ def test_must_refuse_cases_take_the_relations_in_turn():
     cases = sampling.generate(spec, len(targets), 0, kind="invalid")
     broken = {c.label.split(";")[0][len("breaks:"):] for c in cases}
     assert len(broken) >= len(targets) - 1, set(targets) - broken  # a relation may fail its turns, not most
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data())
+def test_a_prefix_fix_keeps_the_matrix_dimensions(data):
+    spec = specs.load("onnx::MatMul-13")
+    a, b = np.zeros((3, 2, 4), np.float32), np.zeros((5, 4, 6), np.float32)
+    d = draft_of(spec, [a, b])
+    solver.compile_plan(spec).apply(data.draw, d)
+    assert d.inputs[1].shape[-2:] == (4, 6) and d.inputs[1].shape[0] in (3, 1)
