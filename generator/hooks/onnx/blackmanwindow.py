@@ -1,2 +1,0 @@
-"""Hook for a window operator: HannWindow's (a small scalar size)."""
-from opconform.generator.hooks.onnx.hannwindow import inputs  # noqa: F401
