@@ -90,7 +90,7 @@ def test_an_out_of_range_scalar_is_replaced_by_one_in_range(data):
     ("onnx::NegativeLogLikelihoodLoss-22", "targets_are_classes", "target"),
     ("onnx::TopK-24", "k_within_axis", "K"),
 ])
-def test_value_breakers_move_one_element_just_outside(sid, relation, name):
+def test_value_breakers_break_exactly_their_relation(sid, relation, name):
     spec = specs.load(sid)
     cases = [c for c in sampling.generate(spec, 40, 1, kind="invalid") if c.label.split(";")[0] == f"breaks:{relation}"]
     assert cases, f"no must-refuse case breaks {relation}"
@@ -103,9 +103,13 @@ def test_an_index_is_broken_one_past_either_end():
     spec = specs.load("onnx::Gather-13")
     cases = [c for c in sampling.generate(spec, 40, 1, kind="invalid") if c.label.split(";")[0] == "breaks:indices_in_bounds"]
     assert cases
+    near = 0
     for c in cases:
         data, indices = c.inputs
         axis = c.attributes.get("axis", 0)
         s = data.shape[axis]
         bad = indices[(indices < -s) | (indices >= s)]
-        assert bad.size == 1 and int(bad[0]) in (s, -s - 1), (s, bad)
+        assert bad.size == 1, (s, bad)  # one element moved, the others still in range
+        near += int(bad[0]) in (s, -s - 1)
+    # mostly one past either end; now and then an edge value of the type (2**31 - 1, ...)
+    assert near >= len(cases) / 2, (near, len(cases))
