@@ -21,6 +21,8 @@ def _split_case(spec):
 
 @pytest.mark.parametrize("backend", ["onnxruntime", "reference"])
 def test_split_into_three_parts_passes(backend):
+    if backend != "reference":
+        pytest.importorskip(backend)  # the backend's own package; any other failure fails
     spec = specs.load("onnx::Split-18")
     case = _split_case(spec)
     want = case.expected.alternatives[0].outputs

@@ -12,7 +12,7 @@ import pytest
 from opconform import dtypes
 from opconform.generator import values
 from opconform.generator.families.default import generatable
-from tests.helpers_generator import SPEC_IDS, broken_exactly, drawn, load_or_skip, valid_and_invalid
+from tests.helpers_generator import SPEC_IDS, broken_exactly, drawn, load_or_fail, valid_and_invalid
 
 pytestmark = pytest.mark.slow
 DRAWS = 400
@@ -32,7 +32,7 @@ def cases_of(spec_id):
 
 @pytest.mark.parametrize("spec_id", SPEC_IDS)
 def test_every_element_type_of_every_input(spec_id):
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     valid, _ = valid_and_invalid(cases_of(spec_id))
     for i, port in enumerate(spec.inputs):
         seen = {dtypes.name_of(c.inputs[i].dtype) for c in valid if c.inputs[i] is not None}
@@ -41,7 +41,7 @@ def test_every_element_type_of_every_input(spec_id):
 
 @pytest.mark.parametrize("spec_id", SPEC_IDS)
 def test_rank_zero_and_empty_tensors_where_admitted(spec_id):
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     valid, _ = valid_and_invalid(cases_of(spec_id))
     for i, port in enumerate(spec.inputs):
         xs = [c.inputs[i] for c in valid if c.inputs[i] is not None]
@@ -55,7 +55,7 @@ def test_rank_zero_and_empty_tensors_where_admitted(spec_id):
 def test_every_edge_value_class_of_every_float_and_int_type(spec_id):
     """Over valid cases, the data input of each element type holds every edge class of that type
     (3 x DRAWS valid cases: up to 16 element types share them)."""
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     valid = sum((drawn(spec_id, DRAWS, s, kind="valid") for s in range(3)), ())
     by_type: dict[str, set[str]] = {}
     for c in valid:
@@ -67,7 +67,7 @@ def test_every_edge_value_class_of_every_float_and_int_type(spec_id):
 
 @pytest.mark.parametrize("spec_id", [s for s in SPEC_IDS if s != "openvino::GatherND-5" and s != "openvino::GatherND-8"])
 def test_negative_axes_and_indices(spec_id):
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     valid, _ = valid_and_invalid(cases_of(spec_id))
     if "Unique" in spec_id:
         axes = [int(np.asarray(c.inputs[1]).reshape(-1)[0]) for c in valid if len(c.inputs) > 1 and c.inputs[1] is not None]
@@ -79,7 +79,7 @@ def test_negative_axes_and_indices(spec_id):
 
 @pytest.mark.parametrize("spec_id", SPEC_IDS)
 def test_every_subset_of_optional_outputs(spec_id):
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     valid, _ = valid_and_invalid(cases_of(spec_id))
     optional = [j for j, p in enumerate(spec.outputs) if p.optional]
     seen = {tuple(c.outputs_requested[j] for j in optional) for c in valid}
@@ -89,7 +89,7 @@ def test_every_subset_of_optional_outputs(spec_id):
 
 @pytest.mark.parametrize("spec_id", SPEC_IDS)
 def test_every_combination_of_optional_inputs(spec_id):
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     valid, _ = valid_and_invalid(cases_of(spec_id))
     optional = [i for i, p in enumerate(spec.inputs) if p.optional]
     seen = {tuple(c.inputs[i] is not None for i in optional) for c in valid}
@@ -98,7 +98,7 @@ def test_every_combination_of_optional_inputs(spec_id):
 
 @pytest.mark.parametrize("spec_id", SPEC_IDS)
 def test_every_attribute_omitted_and_explicit(spec_id):
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     valid, _ = valid_and_invalid(cases_of(spec_id))
     for a in spec.attributes:
         assert any(a.name not in c.attributes for c in valid), f"{a.name} never omitted"
@@ -112,7 +112,7 @@ def test_every_attribute_omitted_and_explicit(spec_id):
 @pytest.mark.parametrize("spec_id", SPEC_IDS)
 def test_every_error_relation_broken_exactly(spec_id):
     """Every `error` relation is the first broken one in some case; alone, unless NEVER_ALONE says why not."""
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     _, invalid = valid_and_invalid(cases_of(spec_id))
     alone, first = set(), set()
     for c in invalid:
@@ -131,7 +131,7 @@ def test_every_error_relation_broken_exactly(spec_id):
 
 @pytest.mark.parametrize("spec_id", UNIQUE)
 def test_unique_values_shaped_for_the_operator(spec_id):
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     valid, _ = valid_and_invalid(cases_of(spec_id))
     dup = distinct = nans = zeros = slices = 0
     for c in valid:
@@ -159,7 +159,7 @@ def test_unique_values_shaped_for_the_operator(spec_id):
 
 @pytest.mark.parametrize("spec_id", GATHERND)
 def test_gathernd_indices_at_both_ends_of_every_bound_and_every_batch_dims(spec_id):
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     valid, _ = valid_and_invalid(cases_of(spec_id))
     low = high = 0
     batch_dims = set()

@@ -11,12 +11,12 @@ from hypothesis import find, given, settings
 
 from opconform.generator import cases, generate, has_strategy
 from opconform.generator.onnx_model import signature
-from tests.helpers_generator import SPEC_IDS, broken_exactly, drawn, load_or_skip
+from tests.helpers_generator import SPEC_IDS, broken_exactly, drawn, load_or_fail
 
 
 @pytest.mark.parametrize("spec_id", SPEC_IDS)
 def test_valid_cases_satisfy_every_relation_and_invalid_break_the_labelled_one(spec_id):
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     batch = drawn(spec_id, 40, 11)
     kinds = {c.expected.kind for c in batch}
     assert kinds == {"outputs", "error"}, kinds
@@ -31,7 +31,7 @@ def test_valid_cases_satisfy_every_relation_and_invalid_break_the_labelled_one(s
 
 
 def test_strategy_in_given_valid_only():
-    spec = load_or_skip("onnx::GatherND-13")
+    spec = load_or_fail("onnx::GatherND-13")
 
     @settings(max_examples=25)
     @given(cases(spec, kind="valid"))
@@ -43,7 +43,7 @@ def test_strategy_in_given_valid_only():
 
 
 def test_expect_is_called_with_inputs_and_explicit_attributes():
-    spec = load_or_skip("onnx::Unique-11")
+    spec = load_or_fail("onnx::Unique-11")
     seen = []
 
     def expect(s, inputs, attributes):
@@ -57,7 +57,7 @@ def test_expect_is_called_with_inputs_and_explicit_attributes():
 
 
 def test_same_seed_same_cases_byte_for_byte_other_seed_other_cases():
-    spec = load_or_skip("openvino::Unique-10")
+    spec = load_or_fail("openvino::Unique-10")
     a, b = generate(spec, 30, 5), generate(spec, 30, 5)
     dump = lambda cs: json.dumps([c.to_json() for c in cs], sort_keys=True).encode()  # noqa: E731
     assert dump(a) == dump(b)
@@ -66,7 +66,7 @@ def test_same_seed_same_cases_byte_for_byte_other_seed_other_cases():
 
 
 def test_case_json_round_trip_keeps_id_and_bits():
-    spec = load_or_skip("onnx::Unique-11")
+    spec = load_or_fail("onnx::Unique-11")
     for c in generate(spec, 30, 2):
         back = type(c).from_json(json.loads(json.dumps(c.to_json())))
         assert back.id == c.id and back.label == c.label
@@ -78,7 +78,7 @@ def test_case_json_round_trip_keeps_id_and_bits():
 
 def test_shrinking_reaches_a_minimal_case():
     """Hypothesis shrinks a case with a NaN in a rank >= 2 input down to rank 2, tiny and plain."""
-    spec = load_or_skip("onnx::Unique-11")
+    spec = load_or_fail("onnx::Unique-11")
 
     def wanted(case):
         x = case.inputs[0]
@@ -92,11 +92,11 @@ def test_shrinking_reaches_a_minimal_case():
 
 def test_has_strategy_for_the_foundation_specs():
     for spec_id in SPEC_IDS:
-        assert has_strategy(load_or_skip(spec_id)), spec_id
+        assert has_strategy(load_or_fail(spec_id)), spec_id
 
 
 def test_signature_shares_models_only_between_equal_structures():
-    spec = load_or_skip("onnx::GatherND-13")
+    spec = load_or_fail("onnx::GatherND-13")
     batch = drawn("onnx::GatherND-13", 40, 11)
     sigs = {}
     for c in batch:
@@ -114,7 +114,7 @@ def test_signature_shares_models_only_between_equal_structures():
 @pytest.mark.parametrize("spec_id", ["onnx::Add-14", "onnx::Sum-13", "onnx::ReduceSum-13", "onnx::Relu-14", "onnx::Gather-13"])
 def test_families_generate_valid_and_invalid_cases(spec_id):
     """The generic machinery (default, broadcasting, reduction families) on other operators."""
-    spec = load_or_skip(spec_id)
+    spec = load_or_fail(spec_id)
     batch = generate(spec, 30, 0)
     assert any(c.expected.kind == "outputs" for c in batch)
     for c in batch:
@@ -125,20 +125,21 @@ def test_families_generate_valid_and_invalid_cases(spec_id):
 
 
 def test_broadcasting_family_draws_mixed_shapes():
-    spec = load_or_skip("onnx::Add-14")
-    valid = [c for c in generate(spec, 60, 1, kind="valid")]
-    assert any(c.inputs[0].shape != c.inputs[1].shape for c in valid)
-    assert all(np.broadcast_shapes(c.inputs[0].shape, c.inputs[1].shape) is not None for c in valid)
+    spec = load_or_fail("onnx::Add-14")
+    pairs = [(c.inputs[0].shape, c.inputs[1].shape) for c in generate(spec, 60, 1, kind="valid")]
+    assert any(a != b for a, b in pairs)  # some pair needs broadcasting
+    # every pair broadcasts: aligned from the right, each pair of dimensions is equal or holds a 1
+    assert all(x == y or 1 in (x, y) for a, b in pairs for x, y in zip(a[::-1], b[::-1])), pairs
 
 
 def test_reduction_family_draws_negative_and_empty_axes():
-    spec = load_or_skip("onnx::ReduceSum-13")
+    spec = load_or_fail("onnx::ReduceSum-13")
     axes = [c.inputs[1] for c in generate(spec, 80, 1, kind="valid") if c.inputs[1] is not None]
     assert any((a < 0).any() for a in axes) and any(a.size == 0 for a in axes)
 
 
 def test_unknown_kind_and_profile_are_refused_with_one_line():
-    spec = load_or_skip("onnx::GatherND-13")
+    spec = load_or_fail("onnx::GatherND-13")
     with pytest.raises(ValueError, match="kind='odd'; expected one of"):
         cases(spec, kind="odd")
     with pytest.raises(ValueError, match="unknown profile 'huge'"):
@@ -146,7 +147,7 @@ def test_unknown_kind_and_profile_are_refused_with_one_line():
 
 
 def test_stress_profile_draws_bigger_tensors():
-    spec = load_or_skip("onnx::GatherND-13")
+    spec = load_or_fail("onnx::GatherND-13")
     small = max(c.inputs[0].size for c in generate(spec, 30, 3, kind="valid"))
     big = max(c.inputs[0].size for c in generate(spec, 4, 3, kind="valid", profile="stress"))
     assert small <= 64 < big

@@ -14,6 +14,13 @@ pytestmark = [pytest.mark.backend, pytest.mark.slow]  # onnxruntime in-process; 
 
 SPEC = "onnx::Abs-13"  # onnxruntime conforms to it (checked with these seeds)
 WRONG = "helpers_reports_backend:OffByOne"
+# a test that runs onnxruntime, or OffByOne (built on it), skips only where onnxruntime is not installed
+needs_onnxruntime = pytest.mark.usefixtures("onnxruntime_installed")
+
+
+@pytest.fixture
+def onnxruntime_installed():
+    pytest.importorskip("onnxruntime")
 
 
 def suites(tmp_path, *args, timeout=300) -> subprocess.CompletedProcess:
@@ -46,12 +53,14 @@ def test_a_spec_glob_that_matches_nothing_is_a_usage_error(tmp_path):
     assert "'onnx::Typo*' matches no spec version" in p.stdout + p.stderr
 
 
+@needs_onnxruntime
 def test_conforming_backend_passes(tmp_path):
     p = suites(tmp_path, "--backend", "onnxruntime", "--spec", SPEC)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "1 passed" in p.stdout
 
 
+@needs_onnxruntime
 def test_wrong_backend_fails_with_a_shrunk_case(tmp_path):
     p = suites(tmp_path, "--backend", WRONG, "--spec", SPEC)
     assert p.returncode == 1, p.stdout + p.stderr
@@ -59,6 +68,7 @@ def test_wrong_backend_fails_with_a_shrunk_case(tmp_path):
     assert f"1 failed" in p.stdout
 
 
+@needs_onnxruntime
 def test_baseline_turns_known_failing_specs_into_xfail(tmp_path):
     (tmp_path / "baseline.yaml").write_text(
         "format: 1\nbackends:\n  off-by-one:\n    specs:\n"
@@ -77,12 +87,14 @@ def test_malformed_baseline_is_a_usage_error(tmp_path):
 
 
 @pytest.mark.slow
+@needs_onnxruntime
 def test_works_with_xdist(tmp_path):
     p = suites(tmp_path, "-n", "2", "--backend", f"onnxruntime,{WRONG}", "--spec", SPEC)
     assert p.returncode == 1, p.stdout + p.stderr
     assert "1 failed, 1 passed" in p.stdout
 
 
+@needs_onnxruntime
 def test_isolate_turns_a_segfault_into_a_crash_verdict_and_the_session_goes_on(tmp_path):
     p = suites(tmp_path, "--isolate", "--backend", "helpers_reports_crash:Segfaulting,onnxruntime", "--spec", SPEC)
     assert p.returncode == 1, p.stdout + p.stderr
