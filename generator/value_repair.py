@@ -21,6 +21,7 @@ then rejected.
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -46,8 +47,24 @@ class Term:
     scalar: bool = False  # not an all(...): a test of one input of one element (CumSum's axis, TopK's K)
 
 
+# id(spec) -> (weak reference to spec, its terms): asked for by every draft strategy, breaker and
+# must-refuse strategy, and reading them substitutes symbols into every relation's tree
+_TERMS: dict[int, tuple[weakref.ref, tuple["Term", ...]]] = {}
+
+
 def terms(spec: SpecVersion) -> tuple[Term, ...]:
-    """The `all(...)` conjuncts of the spec's relations that name at least one input."""
+    """The `all(...)` conjuncts of the spec's relations that read an input's values, and the
+    conjuncts that read the values of just one input (scalar terms); once per spec version."""
+    entry = _TERMS.get(id(spec))
+    if entry is not None and entry[0]() is spec:
+        return entry[1]
+    found = _read_terms(spec)
+    key = id(spec)
+    _TERMS[key] = (weakref.ref(spec, lambda _, key=key: _TERMS.pop(key, None)), found)
+    return found
+
+
+def _read_terms(spec: SpecVersion) -> tuple[Term, ...]:
     from opconform.generator.solver import conjuncts  # the same conjuncts, symbols substituted
 
     inputs = {p.name for p in spec.inputs if not p.variadic}  # a variadic port is a tuple of tensors

@@ -76,6 +76,11 @@ _ALL = [
 ]
 
 BY_NAME: dict[str, ElementType] = {t.name: t for t in _ALL}
+# NumPy dtype -> name, the first element type holding it (name_of runs for every tensor encoded)
+_BY_DTYPE: dict[np.dtype, str] = {}
+for _t in _ALL:
+    if _t.numpy is not None:
+        _BY_DTYPE.setdefault(np.dtype(_t.numpy), _t.name)
 BY_ONNX: dict[int, ElementType] = {t.onnx: t for t in _ALL}
 BY_ONNX_STR: dict[str, ElementType] = {t.onnx_str: t for t in _ALL}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
@@ -104,7 +109,7 @@ def name_of(dtype: np.dtype | type) -> str:
     dtype = np.dtype(dtype)
     if dtype.kind in ("O", "U", "S"):
         return "string"
-    for t in _ALL:
-        if t.numpy is not None and t.numpy == dtype:
-            return t.name
-    raise UnknownElementType(f"NumPy dtype {dtype} has no opconform element type")
+    name = _BY_DTYPE.get(dtype)
+    if name is None:
+        raise UnknownElementType(f"NumPy dtype {dtype} has no opconform element type")
+    return name

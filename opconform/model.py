@@ -6,6 +6,7 @@ is parsed, how a case is drawn or how a backend runs; it only says what they are
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -253,9 +254,11 @@ class Case:
     constant_inputs: tuple[bool, ...] = ()  # inputs fed as constants (initializers)
     label: str = ""  # what the generator aimed at ("valid", "breaks:<relation>", "example:<name>")
 
-    @property
+    @functools.cached_property
     def id(self) -> str:
-        """Stable id from the content that defines the test (not the expectation)."""
+        """Stable id from the content that defines the test (not the expectation); computed once
+        per case (a run asks for it hundreds of thousands of times; a case's tensors are never
+        changed in place, dataclasses.replace makes a new case)."""
         h = hashlib.sha256()
         h.update(
             json.dumps(
