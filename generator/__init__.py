@@ -14,8 +14,9 @@ holds suites/ to it): drawing cases (above; covering-array rows: spec_rows, gene
 factors of a spec version and what a case exercises of them (spec_factors, constraints,
 exercised_values, same_value, factor_tuple_coverage), the probe rows a backend is asked first
 (rows_to_probe, draw_probes, probe_seeds, probe_assignment, factor_preference), element values
-(edge_values, from_elements), size profiles (PROFILES, Profile, size_profile) and the output slots
-of a case's model (output_slots). A name that is also a submodule's would hide that submodule,
+(edge_values, from_elements), size profiles (PROFILES, Profile, size_profile), value variants of
+a case (case_variants: more cases sharing its model) and the output slots of a case's model
+(output_slots). A name that is also a submodule's would hide that submodule,
 hence spec_factors, exercised_values, factor_tuple_coverage rather than the functions' own names.
 """
 from opconform.generator.exercised import exercised as exercised_values, same as same_value
@@ -28,6 +29,7 @@ from opconform.generator.profiles import PROFILES, Profile, get as size_profile
 from opconform.generator.sampling import generate, generate_rows, has_strategy, restricted, spec_rows
 from opconform.generator.strategies import cases, drafts, error_relations, invalid_drafts
 from opconform.generator.tuple_coverage import tuple_coverage as factor_tuple_coverage
+from opconform.generator.variants import variants as case_variants
 from opconform.generator.values import edge_values, from_elements
 
 __all__ = [
@@ -35,7 +37,7 @@ __all__ = [
     "error_relations", "generate_rows", "restricted", "spec_rows",
     "Factor", "constraints", "spec_factors", "exercised_values", "same_value", "factor_tuple_coverage",
     "draw_probes", "factor_preference", "probe_assignment", "probe_seeds", "rows_to_probe",
-    "edge_values", "from_elements", "size_profile", "output_slots",
+    "edge_values", "from_elements", "size_profile", "output_slots", "case_variants",
 ]
 
 

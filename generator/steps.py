@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from opconform.generator import domains, families, hooks, solver, value_repair
+from opconform.generator import domains, families, hooks, solver, tensor_attributes, value_repair
 from opconform.generator.families import default
 from opconform.model import SpecVersion
 
@@ -22,6 +22,7 @@ def breakers(spec: SpecVersion) -> dict[str, Callable]:
     the solver reads, then the family's and the hook's BREAK."""
     out: dict[str, Callable] = dict(value_repair.breakers(spec))  # a family or hook may do better
     out.update(domains.breakers(spec))
+    out.update(tensor_attributes.breakers(spec))
     out.update(solver.breakers(spec))
     for module in (families.module_for(spec), hooks.module_for(spec)):
         out.update(getattr(module, "BREAK", {}) if module is not None else {})

@@ -11,6 +11,7 @@ has and `classes_in(array)` names those an array holds: tests measure coverage w
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Sequence
 
@@ -411,12 +412,52 @@ def integers(draw, lo: int, hi: int, n: int) -> list[int]:
     return [table[c % len(table)] for c in codes(draw, n)]
 
 
+# the plain values of a string: numbers as text (integers, decimals, exponents, infinities and
+# NaN in the spellings conversions read), so that a relation such as Cast's "the string is a
+# number" is held by value repair rather than by a hook
+NUMBER_TEXT = ("0", "1", "-1", "2", "-7", "42", "100", "255", "-128", "0.5", "-2.5", "3.14", "100.5", "1e-5", "1E8",
+               "+INF", "INF", "-inf", "NaN", "nan")
+
+
+def range_steps(name: str, lo: float, hi: float, step: float = 1.0) -> tuple[int, int, float] | None:
+    """(k_lo, k_hi, step): the multiples k * step of the type `name` in [lo, hi] (integer types:
+    step 1, the range clipped to the type's); None for a type that holds no such numbers (bool,
+    string, complex) or an empty range."""
+    kind = dtypes.get(name).kind
+    if kind not in ("int", "uint", "float"):
+        return None
+    if kind != "float":
+        info = ml_dtypes.iinfo(_np(name))  # int4 and uint4 too
+        step, lo, hi = 1.0, max(lo, int(info.min)), min(hi, int(info.max))
+    k_lo, k_hi = math.ceil(lo / step), math.floor(hi / step)
+    return None if k_lo > k_hi else (k_lo, k_hi, step)
+
+
+def ranged(draw, name: str, shape: Sequence[int], lo: float, hi: float, step: float = 1.0) -> np.ndarray | None:
+    """An array of multiples of `step` in [lo, hi] (see range_steps; None where it gives none).
+    For inputs whose values set sizes (a port's `values: {typical: ...}`)."""
+    steps = range_steps(name, lo, hi, step)
+    if steps is None:
+        return None
+    k_lo, k_hi, step = steps
+    ks = np.asarray(integers(draw, k_lo, k_hi, int(np.prod(shape, dtype=np.int64))), dtype=np.float64)
+    return multiples(name, ks, step, shape)
+
+
+def multiples(name: str, ks: np.ndarray, step: float, shape: Sequence[int]) -> np.ndarray:
+    """ks * step as an array of type `name` and the given shape (exact: ks are small integers)."""
+    exact = ks * step if dtypes.get(name).kind == "float" else np.asarray(ks).astype(np.int64)
+    return np.asarray(exact).astype(_np(name)).reshape(tuple(int(s) for s in shape))
+
+
 def plain_values(name: str) -> np.ndarray:
     """The plain values of a type, as an array of it: the small integers 0, 1, -1, ... 8, -8 in
     its range and, for floats, a grid of readable values across [-100, 100] (see _Table)."""
     kind = dtypes.get(name).kind
+    if kind == "string":
+        return np.array(NUMBER_TEXT, dtype=object)
     if kind not in ("float", "int", "uint", "bool"):
-        return np.array([], dtype=object)  # strings and complex numbers: no plain values to offer
+        return np.array([], dtype=object)  # complex numbers: no plain values to offer
     t = _Table.of(name)
     if kind == "float":
         return _from_bits(name, np.concatenate([t.small, t.grid[:: 1 << 6]]).tolist())

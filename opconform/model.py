@@ -45,6 +45,28 @@ class Port:
     # output only: how its elements are compared. "exact"; "numeric_text": a string output holding numbers
     # as text, compared by the value the text reads back to (suites/verdicts.py, docs/spec-format.md)
     compare: str = "exact"
+    # inputs only: where the generator draws this input's values, not a validity rule (that is
+    # the relations' job). For values that set sizes (a repeat count, a window length, a depth), so
+    # that draws ask for tensors of a few elements, not 2**63 (see docs/spec-format.md)
+    values: ValueRange | None = None
+    # variadic outputs only: an expression of the inputs and attributes giving how many outputs
+    # the port stands for when no expected outputs say it (a must-refuse case's model)
+    arity: str | None = None
+
+
+@dataclass(frozen=True)
+class ValueRange:
+    """The values an input is drawn from: integers lo .. hi times `step` (bounds may be
+    expressions of other inputs and attributes, e.g. OneHot's indices `[-depth - 2, depth + 1]`)."""
+
+    lo: float | str
+    hi: float | str
+    step: float = 1.0  # float inputs: multiples of step (exact in binary when a power of two)
+    text: str = ""
+
+    @property
+    def reads_others(self) -> bool:
+        return isinstance(self.lo, str) or isinstance(self.hi, str)
 
 
 @dataclass(frozen=True)
@@ -75,6 +97,9 @@ class Attribute:
     range: tuple[Any, Any] | None = None  # (lo, hi), either None for open
     text: str = ""
     domain: Domain | None = None  # numeric attributes: meaningful and typical values
+    # tensor attributes: the element types and the shape a drawn value has (ConstantOfShape's value)
+    tensor_types: tuple[str, ...] = ()
+    tensor_shape: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import yaml
 from opconform import dtypes, tensors
 from opconform.model import (
     Attribute, Domain, Erratum, Example, KnownSharedBug, Policy, Port, Relation, Source, Spec, SpecError, SpecVersion,
-    Tolerance,
+    Tolerance, ValueRange,
 )
 from opconform.specs import expr
 
@@ -123,9 +123,37 @@ def _ports(items: list, type_vars: dict, where: str, kind: str) -> tuple[Port, .
                 text=p.get("text", ""),
                 converted_from=p.get("converted_from"),
                 compare=p.get("compare", "exact"),
+                values=_value_range(p, w, kind),
+                arity=p.get("arity"),
             )
         )
     return tuple(out)
+
+
+def _value_range(p: dict, w: str, kind: str) -> ValueRange | None:
+    """An input's `values: {typical: [lo, hi], step}`, checked: inputs only, numeric bounds in
+    order (expression bounds are checked with the relations' names)."""
+    v = p.get("values")
+    if v is None:
+        return None
+    if kind != "inputs":
+        raise SpecError(f"{w}: field values: only an input is drawn from a range")
+    lo, hi = v["typical"]
+    if not isinstance(lo, str) and not isinstance(hi, str) and lo > hi:
+        raise SpecError(f"{w}: field values.typical: got {[lo, hi]}, expected lo <= hi")
+    return ValueRange(lo, hi, float(v.get("step", 1.0)), v.get("text", ""))
+
+
+def _tensor_value(a: dict, type_vars: dict, w: str) -> dict:
+    """A tensor attribute's `tensor: {type, shape}` as the Attribute's tensor_types and tensor_shape."""
+    t = a.get("tensor")
+    if t is None:
+        return {}
+    if a["type"] != "tensor":
+        raise SpecError(f"{w}: field tensor: got an attribute of type {a['type']!r}, expected type tensor")
+    if t["type"] not in type_vars:
+        raise SpecError(f"{w}: field tensor.type: got {t['type']!r}, expected one of the type_vars {sorted(type_vars)}")
+    return {"tensor_types": tuple(type_vars[t["type"]]), "tensor_shape": tuple(t["shape"])}
 
 
 def _check_converted_from(inputs: tuple[Port, ...], outputs: tuple[Port, ...], where: str) -> None:
@@ -200,6 +228,7 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
                 range=tuple(rng) if rng else None,
                 text=a.get("text", ""),
                 domain=_domain(a, f"{where}.attributes.{name}"),
+                **_tensor_value(a, type_vars, f"{where}.attributes.{name}"),
             )
         )
     attr_names = {a.name for a in attrs}
@@ -207,6 +236,15 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
     symbols = dict(v.get("symbols", {}))
     for name, text in symbols.items():
         _check_expr(text, known, f"{where}.symbols.{name}")
+    for j, p in enumerate(inputs):
+        for bound in (p.values.lo, p.values.hi) if p.values else ():
+            if isinstance(bound, str):
+                _check_expr(bound, known, f"{where}.inputs[{j}] ({p.name}).values.typical")
+    for j, p in enumerate(outputs):
+        if p.arity is not None:
+            if not p.variadic:
+                raise SpecError(f"{where}.outputs[{j}] ({p.name}): field arity: only a variadic output has an arity")
+            _check_expr(p.arity, known, f"{where}.outputs[{j}] ({p.name}).arity")
     relations = []
     rids = set()
     for k, r in enumerate(v.get("relations", [])):

@@ -2,7 +2,7 @@
 
 Generation is deterministic (same spec, seed, profile and code -> same cases), so its output
 can be kept. The key covers everything it depends on: the source of the specs, generator and
-oracle stages, of the core model and of the run's planning (plan, variants, profiles), the spec files, and the versions of Hypothesis, NumPy, onnx
+oracle stages, of the core model and of the run's planning (plan, profiles), the spec files, and the versions of Hypothesis, NumPy, onnx
 and ml_dtypes. Any change to those starts a fresh cache directory. Location: $OPCONFORM_CACHE,
 else ~/.cache/opconform.
 """
@@ -19,7 +19,7 @@ from typing import Any, Iterable
 
 _STAGES = ("opconform.specs", "opconform.generator", "opconform.oracle")
 _CORE = ("model.py", "dtypes.py", "tensors.py")
-_PLANNING = ("plan.py", "variants.py", "profiles.py")  # in opconform.suites: how a run turns specs into cases
+_PLANNING = ("plan.py", "profiles.py")  # in opconform.suites: how a run turns specs into cases
 _LIBRARIES = ("hypothesis", "numpy", "onnx", "ml_dtypes")
 
 

@@ -186,13 +186,12 @@ def _valid_cases(spec: SpecVersion, prof: profiles.RunProfile, seed: int, expect
 
 def _add_with_variants(found: dict[str, Case], spec: SpecVersion, cases: list[Case], count: int, seed: int,
                        prof: profiles.RunProfile) -> None:
-    from opconform import oracle
-    from opconform.suites.variants import variants
+    from opconform import generator, oracle
 
     for c in cases:
         found.setdefault(c.id, c)
         if count:
-            for v in variants(spec, c, count, seed, size=prof.size, expect=oracle.expectation):
+            for v in generator.case_variants(spec, c, count, seed, size=prof.size, expect=oracle.expectation):
                 found.setdefault(v.id, v)
 
 

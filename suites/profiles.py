@@ -4,7 +4,7 @@
 - ci: every spec, a few minutes per backend on 2 cores.
 - certify: thorough, at most about an hour per backend on 2 cores.
 Every spec version also runs every worked example its spec file stores. Each generated case
-brings `variants` more that share its model signature (see suites/variants.py), so that a built
+brings `variants` more that share its model signature (see generator/variants.py), so that a built
 model serves many cases.
 
 Covering (`t`): the valid cases first hold every row of a t-wise covering array of the spec

@@ -8,7 +8,7 @@ from opconform import backends, specs
 from opconform.generator import generate
 from opconform.oracle import expectation
 from opconform.suites import plan, record
-from opconform.suites.variants import variants
+from opconform.generator import case_variants as variants
 
 
 def _cases(spec_id="onnx::Abs-13", n=4, kind="valid"):

@@ -6,7 +6,8 @@ from helpers_runner import BROKEN, planned_cases, rows, run_cli, write_plan
 from opconform import oracle, specs
 from opconform.generator import onnx_model
 from opconform.model import Case
-from opconform.suites import plan, variants
+from opconform.generator import variants
+from opconform.suites import plan
 
 
 def _case(spec_id, inputs, attributes=None):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from opconform import dtypes, specs
 from opconform.specs import expr
-from opconform.generator import domains, pins, shapes, values
+from opconform.generator import domains, pins, shapes, tensor_attributes, values
 from opconform.generator.draft import Draft
 from opconform.generator.factors import OMITTED, Class
 from opconform.model import Attribute, Port
@@ -103,6 +103,8 @@ def attribute_value(a: Attribute, bounds: tuple[Any, Any] | None = None) -> st.S
         return st.lists(st.floats(-4, 4, allow_nan=False, width=32), max_size=4)
     if a.type == "strings":
         return st.lists(st.text("abc", min_size=1, max_size=3), max_size=3)
+    if a.type == "tensor" and a.tensor_shape is not None:
+        return tensor_attributes.strategy(a)
     raise NotImplementedError(f"no generic strategy for attributes of type {a.type!r}; write a hook")
 
 
@@ -163,16 +165,45 @@ def input_shape(draw, d: Draft, i: int, *, rank: int | None = None) -> tuple[int
 
 
 def input_array(draw, d: Draft, i: int, *, rank: int | None = None, shape: tuple[int, ...] | None = None) -> np.ndarray:
-    """An array for concrete input i with its drawn element type (edge values mixed in)."""
+    """An array for concrete input i with its drawn element type: within the port's value range
+    where it declares one (`values: {typical: ...}`), else with edge values mixed in."""
     if shape is None:
         shape = input_shape(draw, d, i, rank=rank)
-    return draw(values.arrays(d.dtypes[min(i, len(d.dtypes) - 1)], shape))
+    name = d.dtypes[min(i, len(d.dtypes) - 1)]
+    bounds = value_range(d, port_of(d, i))
+    if bounds is not None:
+        x = values.ranged(draw, name, shape, *bounds)
+        if x is not None:
+            return x
+    return draw(values.arrays(name, shape))
+
+
+def value_range(d: Draft, p: Port) -> tuple[float, float, float] | None:
+    """(lo, hi, step) of the port's value range, its expression bounds evaluated on the draft as
+    drawn so far; None without a range, or where a bound cannot be evaluated yet."""
+    r = p.values
+    if r is None:
+        return None
+    if not r.reads_others:
+        return float(r.lo), float(r.hi), r.step
+    env = specs.environment(d.spec, d.inputs, d.attributes)
+    try:
+        lo, hi = (float(expr.evaluate(b, env)) if isinstance(b, str) else float(b) for b in (r.lo, r.hi))
+    except (expr.ExprError, TypeError, ValueError, IndexError):
+        return None  # e.g. depth[0] of an empty depth the solver has yet to give one element
+    return lo, hi, r.step
 
 
 def inputs(draw, d: Draft) -> None:
     """Each present input independently: a rank within the port's bounds, a small shape, values
-    (holding the row's value class where the row pins one, see pins.input_values)."""
-    d.inputs = [input_array(draw, d, i) if present else None for i, present in enumerate(d.present)]
+    (holding the row's value class where the row pins one, see pins.input_values). An input
+    whose value range reads other inputs (OneHot's indices, around [-depth, depth)) is drawn after
+    the others."""
+    d.inputs = [None] * len(d.present)
+    later = [i for i in range(len(d.present)) if (r := port_of(d, i).values) is not None and r.reads_others]
+    for i in [i for i in range(len(d.present)) if i not in later] + later:
+        if d.present[i]:
+            d.inputs[i] = input_array(draw, d, i)
     for i in range(len(d.inputs)):
         pins.input_values(draw, d, i)
 

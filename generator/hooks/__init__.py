@@ -10,8 +10,6 @@ from opconform.model import SpecVersion
 # operators drawn by another operator's hook as it is (no code of their own, so no module)
 SHARED: dict[str, str] = {
     "onnx::Scatter": "onnx.scatterelements",  # ScatterElements' inputs and relations, without reduction
-    "onnx::HammingWindow": "onnx.hannwindow",  # every window operator: a small scalar size
-    "onnx::BlackmanWindow": "onnx.hannwindow",
     "openvino::GatherND": "onnx.gathernd",  # the hook reads the dialect for the differences
 }
 

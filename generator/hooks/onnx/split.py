@@ -66,11 +66,3 @@ BREAK = {
     "split_or_num_outputs": _break_both,
 }
 
-
-def variadic_output_count(spec, case) -> int | None:
-    """Parts of a case without expected outputs: the length of `split`, else num_outputs
-    (None: nothing says, so one output)."""
-    if len(case.inputs) > 1 and case.inputs[1] is not None:
-        return max(int(case.inputs[1].size), 1)  # an invalid case's `split` may be rank 0 or empty
-    n = case.attributes.get("num_outputs")
-    return None if n is None else max(int(n), 1)  # an invalid case's num_outputs may be 0 or negative

@@ -11,9 +11,12 @@ type (NaN payloads, infinities, -0.0, extremes...). The oracle judges each varia
 variant is kept only when it expects what its base expects (outputs for a valid case; an error
 for the same broken relation for a must-refuse case, whose broken type or rank variants keep), and
 only when its expected outputs are no bigger than the size profile's tensors or its base's: inputs
-whose values decide an output's size (Range's start, limit and delta) can otherwise ask a backend
-for millions of elements, which tests nothing the base did not and costs seconds. Draws use
-NumPy's generator seeded by (seed, case id): same seed, same variants, on any machine.
+whose values decide an output's size (a Range whose delta is an edge value) can otherwise ask a backend
+for millions of elements, which tests nothing the base did not and costs seconds. An input whose
+port declares a value range (`values: {typical: ...}`: Tile's repeats, OneHot's depth, a window's
+size) is drawn again within it, its bounds evaluated on the variant's other inputs, so that such
+inputs are fed and varied like any other rather than frozen as constants. Draws use NumPy's
+generator seeded by (seed, case id): same seed, same variants, on any machine.
 """
 from __future__ import annotations
 
@@ -23,9 +26,11 @@ from typing import Callable
 
 import numpy as np
 
-from opconform import dtypes
-from opconform.generator import Profile, edge_values, from_elements, size_profile
-from opconform.model import Case, Expectation, SpecVersion
+from opconform import dtypes, specs
+from opconform.generator.profiles import Profile, get as size_profile
+from opconform.generator.values import edge_values, from_elements, multiples, range_steps
+from opconform.model import Case, Expectation, Port, SpecVersion
+from opconform.specs import expr
 
 
 @lru_cache(maxsize=None)
@@ -61,6 +66,30 @@ def _redraw(rng: np.random.Generator, x: np.ndarray, shape: tuple[int, ...], wit
     return pool[rng.integers(0, pool.size, n)].reshape(shape)
 
 
+def _port(spec: SpecVersion, i: int) -> Port:
+    return spec.inputs[min(i, len(spec.inputs) - 1)]
+
+
+def _within_range(rng: np.random.Generator, spec: SpecVersion, case: Case, inputs: list, i: int,
+                  shape: tuple[int, ...]) -> np.ndarray | None:
+    """Input i drawn again within its port's value range (None: no range, or unevaluable)."""
+    r = _port(spec, i).values
+    if r is None:
+        return None
+    x = case.inputs[i]
+    try:
+        env = specs.environment(spec, inputs, case.attributes) if r.reads_others else {}
+        lo, hi = (float(expr.evaluate(b, env)) if isinstance(b, str) else float(b) for b in (r.lo, r.hi))
+    except (expr.ExprError, TypeError, ValueError, IndexError):
+        return None
+    name = dtypes.name_of(x.dtype)
+    steps = range_steps(name, lo, hi, r.step)
+    if steps is None:
+        return None
+    k_lo, k_hi, step = steps
+    return multiples(name, rng.integers(k_lo, k_hi + 1, shape), step, shape)
+
+
 def variants(spec: SpecVersion, case: Case, count: int, seed: int, *, size: str,
              expect: Callable) -> list[Case]:
     """Up to `count` variants of a case that expect what it expects (fewer when some do not)."""
@@ -68,13 +97,16 @@ def variants(spec: SpecVersion, case: Case, count: int, seed: int, *, size: str,
     rng = np.random.default_rng([seed, int(case.id, 16)])
     constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
     fed = [i for i, x in enumerate(case.inputs) if x is not None and not constant[i]]
+    # inputs whose value range reads other inputs (OneHot's indices read depth) come last
+    fed.sort(key=lambda i: (r := _port(spec, i).values) is not None and r.reads_others)
     out = []
     for k in range(1, count + 1):
         inputs = list(case.inputs)
         for i in fed:
             x = case.inputs[i]
             shape = x.shape if k % 2 else _shape(rng, x.ndim, prof)
-            inputs[i] = _redraw(rng, x, shape, with_edges=k % 4 >= 2)
+            ranged = _within_range(rng, spec, case, inputs, i, shape)
+            inputs[i] = ranged if ranged is not None else _redraw(rng, x, shape, with_edges=k % 4 >= 2)
         expected = expect(spec, inputs, case.attributes)
         if expected.kind == case.expected.kind and expected.relation == case.expected.relation \
                 and _largest_output(expected) <= max(prof.max_elements, _largest_output(case.expected)):
