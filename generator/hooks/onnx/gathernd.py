@@ -86,20 +86,6 @@ def dependent_attributes(draw, d: Draft) -> None:
     """batch_dims is drawn with the layout in `inputs`."""
 
 
-def break_indices_in_bounds(draw, d: Draft) -> None:
-    """One index just past either end of its axis: s or -s-1."""
-    idx = d.inputs[INDICES]
-    assume(idx.size > 0)
-    b = d.resolved.get(BATCH, 0)
-    m = idx.shape[-1]
-    bounds = d.inputs[DATA].shape[b:b + m]
-    flat = idx.reshape(-1).copy()
-    k = draw(st.integers(0, flat.size - 1))
-    s = bounds[k % m]
-    flat[k] = draw(st.sampled_from([s, -s - 1]))
-    d.inputs[INDICES] = flat.reshape(idx.shape)
-
-
 def break_tuple_length(draw, d: Draft) -> None:
     """indices_shape[-1] = 0, or r - b + 1 (one column more than data has axes after the batch)."""
     data, idx = d.inputs[DATA], d.inputs[INDICES]
@@ -146,7 +132,6 @@ def break_batch_below_ranks(draw, d: Draft) -> None:
 
 
 BREAK = {
-    "indices_in_bounds": break_indices_in_bounds,
     "tuple_length_in_range": break_tuple_length,
     "batch_dims_shapes_equal": break_batch_shapes,
     "batch_dims_below_ranks": break_batch_below_ranks,

@@ -2,7 +2,6 @@
 (cropping), within what reflect/edge/wrap can fill; axes (from version 18) distinct."""
 from __future__ import annotations
 
-import numpy as np
 from hypothesis import strategies as st
 
 from opconform.generator.draft import Draft
@@ -38,10 +37,6 @@ def inputs(draw, d: Draft) -> None:
         d.set_input("constant_value", input_array(draw, d, 2, shape=draw(st.sampled_from([(), (1,)]))))
 
 
-def _break_length(draw, d: Draft) -> None:
-    set_ints(d, "pads", [int(v) for v in d.input("pads")] + [0])
-
-
 def _break_output_size(draw, d: Draft) -> None:
     d.attributes["mode"] = "constant"
     data = d.inputs[0]
@@ -49,19 +44,6 @@ def _break_output_size(draw, d: Draft) -> None:
     set_ints(d, "pads", [-(data.shape[0] + 1) if data.ndim else -1] + [0] * (2 * n - 1))
 
 
-def _break_axes_range(draw, d: Draft) -> None:
-    r = d.inputs[0].ndim
-    set_ints(d, "axes", [draw(st.sampled_from([r, -r - 1]))])
-    set_ints(d, "pads", [0, 0])
-
-
-def _break_constant_scalar(draw, d: Draft) -> None:
-    d.present[2] = True
-    d.set_input("constant_value", input_array(draw, d, 2, shape=(2,)))
-
 BREAK = {
-    "pads_length": _break_length,
     "output_dims_nonnegative": _break_output_size,
-    "axes_in_range": _break_axes_range,
-    "constant_value_scalar": _break_constant_scalar,
 }

@@ -54,12 +54,7 @@ def break_tuple_length(draw, d: Draft) -> None:
     d.set_input("updates", input_array(draw, d, 2, shape=batch))
 
 
-def break_updates_shape(draw, d: Draft) -> None:
-    """Updates one longer along their first axis than indices.shape[:-1] + data.shape[k:] says."""
-    u = d.input("updates")
-    shape = (u.shape[0] + 1,) + u.shape[1:] if u.ndim else (2,)
-    d.set_input("updates", input_array(draw, d, 2, shape=shape))
-
-
-BREAK = {"indices_in_bounds": break_indices_in_bounds, "tuple_length_in_range": break_tuple_length,
-         "updates_shape": break_updates_shape}
+BREAK = {
+    "indices_in_bounds": break_indices_in_bounds,
+    "tuple_length_in_range": break_tuple_length,
+}

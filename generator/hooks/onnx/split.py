@@ -42,18 +42,6 @@ def _num_outputs_wanted(d: Draft, drawn: bool) -> bool:
     return drawn if split is pins.UNPINNED else not split
 
 
-def _break_sum(draw, d: Draft) -> None:
-    d.attributes.pop("num_outputs", None)
-    dim = d.input("input").shape[normalized(int(d.resolved.get("axis", 0)), d.input("input").ndim)]
-    set_ints(d, "split", [dim + 1])
-
-
-def _break_negative(draw, d: Draft) -> None:
-    d.attributes.pop("num_outputs", None)
-    dim = d.input("input").shape[normalized(int(d.resolved.get("axis", 0)), d.input("input").ndim)]
-    set_ints(d, "split", [-1, dim + 1])
-
-
 def _break_both(draw, d: Draft) -> None:
     x = d.input("input")
     dim = x.shape[normalized(int(d.resolved.get("axis", 0)), x.ndim)]
@@ -61,8 +49,6 @@ def _break_both(draw, d: Draft) -> None:
     d.attributes["num_outputs"] = 1
 
 BREAK = {
-    "split_sums_to_dim": _break_sum,
-    "split_nonnegative": _break_negative,
     "split_or_num_outputs": _break_both,
 }
 

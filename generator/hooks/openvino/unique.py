@@ -30,26 +30,3 @@ def inputs(draw, d: Draft) -> None:
     axis = draw(st.integers(-rank, rank - 1)) if d.present[i] else None
     d.set_input("axis", None if axis is None else _axis_array(draw, d, [axis]))
     d.set_input("data", unique_values(draw, d, d.dtypes[0], shape, None if axis is None else axis % rank))
-
-
-def break_axis_single_element(draw, d: Draft) -> None:
-    """Zero or two axis values (each in range, so only the element count is wrong)."""
-    r = max(d.input("data").ndim, 1)
-    d.present[d.port_index("axis")] = True
-    d.constant_inputs[d.port_index("axis")] = True
-    count = draw(st.sampled_from([0, 2]))
-    picked = draw(st.lists(st.integers(-r, r - 1), min_size=count, max_size=count))
-    d.set_input("axis", _axis_array(draw, d, picked))
-    if d.input("data").ndim == 0:
-        d.set_input("data", d.input("data").reshape(1))
-
-
-def break_axis_in_range(draw, d: Draft) -> None:
-    """One axis value just past either end: r or -r-1."""
-    r = d.input("data").ndim
-    d.present[d.port_index("axis")] = True
-    d.constant_inputs[d.port_index("axis")] = True
-    d.set_input("axis", _axis_array(draw, d, [draw(st.sampled_from([r, -r - 1]))]))
-
-
-BREAK = {"axis_single_element": break_axis_single_element, "axis_in_range": break_axis_in_range}
