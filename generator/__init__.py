@@ -15,12 +15,12 @@ factors of a spec version and what a case exercises of them (spec_factors, const
 exercised_values, same_value, factor_tuple_coverage), the probe rows a backend is asked first
 (rows_to_probe, draw_probes, probe_seeds, probe_assignment, factor_preference), element values
 (edge_values, from_elements), size profiles (PROFILES, Profile, size_profile), value variants of
-a case (case_variants: more cases sharing its model) and the output slots of a case's model
-(output_slots). A name that is also a submodule's would hide that submodule,
+a case (case_variants: more cases sharing its model), the outputs a worked example asks for
+(example_outputs: a spec's output sets) and the output slots of a case's model (output_slots). A name that is also a submodule's would hide that submodule,
 hence spec_factors, exercised_values, factor_tuple_coverage rather than the functions' own names.
 """
 from opconform.generator.exercised import exercised as exercised_values, same as same_value
-from opconform.generator.factors import Factor, constraints, factors as spec_factors
+from opconform.generator.factors import Factor, constraints, example_outputs, factors as spec_factors
 from opconform.generator.probe_rows import (
     assignment as probe_assignment, draw as draw_probes, preference as factor_preference, rows as rows_to_probe,
     seeds as probe_seeds,
@@ -37,7 +37,7 @@ __all__ = [
     "error_relations", "generate_rows", "restricted", "spec_rows",
     "Factor", "constraints", "spec_factors", "exercised_values", "same_value", "factor_tuple_coverage",
     "draw_probes", "factor_preference", "probe_assignment", "probe_seeds", "rows_to_probe",
-    "edge_values", "from_elements", "size_profile", "output_slots", "case_variants",
+    "edge_values", "from_elements", "size_profile", "output_slots", "case_variants", "example_outputs",
 ]
 
 

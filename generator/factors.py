@@ -123,7 +123,7 @@ def _all_factors(spec: SpecVersion) -> list[Factor]:
     out += [_attribute_factor(spec, a, unary.get(a.name, ())) for a in spec.attributes]
     out += [Factor(f"input:{p.name}", (True, False), "presence", p.name)
             for p in spec.inputs if p.optional and not p.variadic]
-    out.append(_outputs_factor(spec))
+    out.append(outputs_factor(spec))
     return out
 
 
@@ -147,7 +147,49 @@ def type_factor_name(port: Port) -> str:
     return f"type:{port.type_var or port.name}"
 
 
-def _outputs_factor(spec: SpecVersion) -> Factor:
+OUTPUT_SET = "output_set"  # the constraint (and draw-time test) a spec's output sets become
+_OUTPUTS = "__outputs"  # the variable holding the outputs asked, a tuple of booleans
+
+
+def output_set_check(spec: SpecVersion) -> str | None:
+    """The spec's output sets as one test in the relation language over the attributes and
+    `__outputs` (None: any subset may be asked)."""
+    parts = []
+    for o in spec.output_sets:
+        asked = tuple(p.name in o.asked for p in spec.outputs)
+        parts.append(f"({_OUTPUTS} == {asked!r}" + (f" and ({o.when}))" if o.when else ")"))
+    return " or ".join(parts) or None
+
+
+def output_set_allowed(spec: SpecVersion, asked: tuple[bool, ...], env: Mapping[str, Any]) -> bool:
+    """Whether a node asking `asked` holds one of the spec's output sets under `env` (a draft's
+    relation environment); True for a spec without output sets or an unevaluable `when`."""
+    check = output_set_check(spec)
+    if check is None:
+        return True
+    try:
+        return bool(expr.compiled(check)({**env, _OUTPUTS: tuple(asked)}))
+    except (expr.ExprError, TypeError):
+        return True
+
+
+def example_outputs(spec: SpecVersion, inputs, attributes: Mapping[str, Any], listed: int | None) -> tuple[bool, ...]:
+    """The outputs a worked example's case asks for: every output, or for a spec with output
+    sets the allowed set (under the example's attributes) of `listed` outputs, else the largest."""
+    every = (True,) * len(spec.outputs)
+    if not spec.output_sets:
+        return every
+    env = specs.environment(spec, list(inputs), dict(attributes))
+    sets = [v for v in outputs_factor(spec).values if output_set_allowed(spec, v, env)]
+    if not sets:
+        return every
+    return next((v for v in sets if sum(v) == listed), max(sets, key=sum))
+
+
+def outputs_factor(spec: SpecVersion) -> Factor:
+    if spec.output_sets:  # only the sets the spec lists
+        sets = [tuple(p.name in o.asked for p in spec.outputs) for o in spec.output_sets]
+        return Factor("outputs", tuple(dict.fromkeys(sets)), "outputs", "")
     optional = [i for i, p in enumerate(spec.outputs) if p.optional]
     if len(optional) <= _MAX_OUTPUT_SUBSETS:
         choices = list(itertools.product((True, False), repeat=len(optional)))
@@ -368,6 +410,10 @@ def constraints(spec: SpecVersion, *, kinds: tuple[str, ...] = ("error", "undefi
         c = binder.constraint(r)
         if c is not None and not _never_broken(c, binder):
             items.append(c)
+    check = output_set_check(spec)
+    c = binder.constraint(Relation(OUTPUT_SET, check, "undefined")) if check is not None else None
+    if c is not None:  # every case asks one of the sets, whichever relations it keeps or breaks
+        items.append(c)
     if set(kinds) >= {"error", "undefined"}:  # the probe keeps every relation, of either kind
         items += [_values_constraint(spec, binder, p) for p in value_classes.converted_inputs(spec)
                   if value_classes.factor_name(p) in binder.factors]
@@ -479,6 +525,8 @@ class _Binder:
         if name in self.spec.symbols:
             sym = self._symbol(name)
             return None if sym is None else sym[1]
+        if name == _OUTPUTS:
+            return frozenset({"outputs"}) if "outputs" in self.factors else frozenset()
         if name.startswith("__present_") and name[len("__present_"):] in self.attributes:
             return self._attribute_scope(name[len("__present_"):])
         for prefix in ("__dtype_", "__present_"):
@@ -542,6 +590,7 @@ class _Binder:
             value = a.default if v is OMITTED else _UNJUDGED if isinstance(v, Class) else v
             env[name] = value
             env[f"__present_{name}"] = value is not None  # as in a case: a default counts as present
+        env[_OUTPUTS] = self._value(assignment, "outputs")
         if not self.attributes_only:
             for p in self.spec.inputs:
                 present = assignment.get(f"input:{p.name}", _UNJUDGED) if p.optional else True

@@ -19,10 +19,12 @@ from typing import Any, Sequence
 
 from hypothesis import strategies as st
 
+from opconform import specs
 from opconform.generator import value_classes, values
 from opconform.generator.draft import Draft
 from opconform.generator.factors import (
-    ABOVE_MIN, BELOW_MAX, GIVEN, INTERIOR, NEGATIVE, NON_DEFAULT, NON_NEGATIVE, OMITTED, Class, type_factor_name,
+    ABOVE_MIN, BELOW_MAX, GIVEN, INTERIOR, NEGATIVE, NON_DEFAULT, NON_NEGATIVE, OMITTED, Class, output_set_allowed,
+    outputs_factor, type_factor_name,
 )
 from opconform.model import Attribute, Port
 
@@ -56,10 +58,17 @@ def present(draw, d: Draft, port: Port) -> bool:
 
 
 def outputs(draw, d: Draft) -> list[bool]:
-    """Outputs asked: the row's `outputs` tuple, else required ones and each optional one either way."""
+    """Outputs asked: the row's `outputs` tuple, else required ones and each optional one either
+    way; for a spec with output sets, one of the sets its attributes allow (evenly)."""
     drawn = [draw(st.booleans()) if p.optional else True for p in d.spec.outputs]
     pin = pinned(d, "outputs")
-    return drawn if pin is UNPINNED else list(pin)
+    if pin is not UNPINNED:
+        return list(pin)
+    if d.spec.output_sets:
+        env = specs.environment(d.spec, d.inputs, d.attributes)
+        sets = [v for v in outputs_factor(d.spec).values if output_set_allowed(d.spec, v, env)]
+        return list(values.pick(draw, sets)) if sets else drawn
+    return drawn
 
 
 def given(draw, d: Draft, attribute: str) -> bool:

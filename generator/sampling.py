@@ -250,3 +250,19 @@ def has_strategy(spec: SpecVersion) -> bool:
         except (NotImplementedError, ValueError):
             _HAS_STRATEGY[spec.id] = False
     return _HAS_STRATEGY[spec.id]
+
+
+# ------------------------------------------------------------------ measuring the solver
+def rejection_rate(spec: SpecVersion, profile: str = "ci", n: int = 100, *, t: int = 0, seed: str = "rejection",
+                   log: list[str] | None = None) -> float:
+    """The share of valid drafts (steps, solver, value repair) still rejected: n drafts of the
+    profile drawn one by one (draw_one from the source "<seed>:<spec id>:<k>", the same
+    on every machine), each once -- not through cases(kind="valid"), whose `map` draws a rejected
+    draft again up to three times and so hides most rejections. t: 0 draws freely; 2 pins draft
+    k to row k of the t-wise covering rows in turn (what a run profile with rows draws, where a
+    pin not held rejects too). log: where the reason for each rejection is appended."""
+    valid = strategies._row_drafts(spec, profiles.get(profile))
+    rows = spec_rows(spec, t, seed) if t else [{}]
+    rejected = sum(draw_one(valid(dict(rows[k % len(rows)]), log), f"{seed}:{spec.id}:{k}") is None
+                   for k in range(n))
+    return rejected / n

@@ -1,34 +1,55 @@
 """The relation solver: a spec's shape relations of a few invertible forms, compiled once per spec
-version into fixes that set one input's shape from what is already drawn.
+version into fixes that set one input's shape (or one attribute) from what is already drawn.
 
     >>> plan = compile_plan(spec)     # once per spec version
     >>> plan.apply(draw, d)           # after the steps: each broken relation of these forms is made to hold
 
 The forms (`X` an input, `E` any expression of other inputs' shapes, attributes and constants;
-symbols are substituted first, so `C % num_groups == 0` with `C: shape(X)[1]` is the third form):
+symbols are substituted first, so `C % num_groups == 0` with `C: shape(X)[1]` is the third form;
+a dimension `shape(X)[k]` may also be `(shape(X)[i] if c else shape(X)[j])`, the index chosen by
+evaluating c: Gemm's K under transA):
 
     shape(X) == E              X gets shape E
     shape(X)[k] == E           dimension k of X becomes E
     shape(X)[k] % E == 0       dimension k of X becomes a multiple of E
-    size(X) == E, len(X) == E  X gets E elements (rank kept where it can hold them)
+    size(X) == E, len(X) == E  X gets E elements (rank kept where it can hold them; 0: one dimension 0)
     size(X) <= E, len(X) <= E  X's first dimension drawn so that it holds 0 .. E elements
     rank(X) == E               X is drawn again with rank E
-    prod(shape(X)[a:b]) >= 1   the zero dimensions of that part become 1 (also size(X) >= 1, > 0)
+    prod(shape(X)[a:b]) >= 1   the zero dimensions of that part become 1 (also size(X) >= 1, > 0;
+                               a and b may be expressions: LayerNormalization's normalized part)
     shape(X)[k] >= c           dimension k of X becomes at least c (a constant)
-    broadcast_shape(shape(A), shape(X)) == shape(A)   X no longer than A, each dimension A's or 1
+    broadcast_shape(E, shape(X)) == E   X no longer than E, each dimension E's or 1 (either order
+                               of the arguments; E may be shape(A) or a tuple such as (M, N))
     broadcastable(shape(A), .., shape(X))   X's dimensions that clash with the broadcast of the
-                               others become theirs or 1 (each later shape in turn)
+                               others become theirs or 1 (each later shape in turn); left out where
+                               the same relation says X unidirectionally broadcastable to A
+    all(asarray(P) <= asarray(Q))   Q is P with X's shape replaced by another input's: the
+                               dimensions of X that P selects drawn again within the other's
+                               (GatherElements: indices no larger than data off the axis)
+    G or .. or D               each disjunct's conjuncts of these forms on one input X, the rest
+                               guards: when all of it is broken, one disjunct whose guards hold is
+                               drawn and its fixes applied (MatMulInteger's zero point: one
+                               element, per row, or per row of each matrix)
+    a == floor(a)              attribute a becomes an integral value next to it (Gemm's alpha
+                               for integer tensors), on the same side of its default
 
 Either side of `==` may hold X. Fixes run in an order where a fix that sets X comes before every
 fix that reads X (GroupNormalization: X's channel count is made a multiple of num_groups before
-scale and bias are given size C). An input a fix reshapes is drawn again at its new shape (and
-given its row's value class again). Every other relation, and any relation a fix could not make
-hold, stays a filter: the draft's relations are all checked afterwards, as before.
+scale and bias are given size C); attribute fixes come first. An input a fix reshapes is drawn
+again at its new shape (and given its row's value class again). Every other relation, and any
+relation a fix could not make hold, stays a filter: the draft's relations are all checked
+afterwards, as before.
+
+`breakers(spec)` gives each relation with fixes a must-refuse breaker: one target's shape moved
+just outside the form (broadcastable of two shapes on either side, or both where neither has a
+dimension to clash with: MatMul's single matrices get stacks of 2 and 3); the fixes of the other
+relations that read what it reshaped then run again, so that the case breaks its relation only.
 """
 from __future__ import annotations
 
 import ast
 import copy
+import math
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -44,47 +65,77 @@ from opconform.specs import expr
 
 # (draw, draft, env, target input index, evaluated right-hand side) -> the new shape, or None to leave it
 ShapeRule = Callable[[Any, Draft, dict, int, Any], "tuple[int, ...] | None"]
+# the same arguments -> an attribute's new value, or None to leave it (attribute fixes)
+AttributeRule = Callable[[Any, Draft, dict, int, Any], Any]
+# env -> a dimension index: a constant, or one chosen by an attribute (Gemm's transA)
+Index = Callable[[dict], int]
 
 
 @dataclass(frozen=True)
 class Fix:
-    """One relation conjunct the solver can make hold by reshaping `target`."""
+    """One relation conjunct the solver can make hold by reshaping input `target` (or, with
+    `attribute`, by setting attribute `target`: the rule then returns its new value)."""
 
     relation: str
     form: str
     target: str
-    reads: frozenset[str]  # other inputs whose shapes the right-hand side reads
+    reads: frozenset[str]  # other inputs whose shapes the right-hand side (or a guard) reads
     when: Callable[[dict], Any] | None
     check: Callable[[dict], Any]  # the conjunct itself
     rhs: Callable[[dict], Any] | None
-    rule: ShapeRule
-    breaks: ShapeRule  # the shape just outside what the relation allows (None: cannot be broken this way)
+    rule: ShapeRule | AttributeRule
+    breaks: ShapeRule | None  # the shape just outside what the relation allows (None: no breaker)
+    attribute: bool = False
 
 
 @dataclass(frozen=True)
 class Plan:
     fixes: tuple[Fix, ...]
 
-    def apply(self, draw, d: Draft) -> None:
-        """Make each broken conjunct of the plan hold, in the plan's order."""
-        if not self.fixes:
+    def apply(self, draw, d: Draft, skip: Callable[[Fix], bool] | None = None) -> None:
+        """Make each broken conjunct of the plan hold, in the plan's order (but those of the fixes
+        `skip` is true for)."""
+        fixes = self.fixes if skip is None else [f for f in self.fixes if not skip(f)]
+        if not fixes:
             return
         env = specs.environment(d.spec, d.inputs, d.attributes)
-        for f in self.fixes:
+        for f in fixes:
+            if f.attribute:
+                if _applies(f, env) and not _holds(f, env) and _set_attribute(draw, d, env, f):
+                    env = specs.environment(d.spec, d.inputs, d.attributes)
+                continue
             i = d.port_index(f.target)
             if i >= len(d.inputs) or d.inputs[i] is None or not _applies(f, env):
                 continue
             if f.form not in _RANGES and _holds(f, env):
                 continue  # an equality that holds: nothing to draw
-            try:
-                rhs = None if f.rhs is None else f.rhs(env)
-                shape = f.rule(draw, d, env, i, rhs)
-            except (expr.ExprError, TypeError, ValueError, IndexError):
+            shape = _new_shape(f.rule, draw, d, env, i, f.rhs)
+            if shape is None or not _rank_allowed(d, i, len(shape)):
                 continue
-            if shape is None or any(s < 0 for s in shape) or not _rank_allowed(d, i, len(shape)):
-                continue
-            _redraw(draw, d, i, tuple(int(s) for s in shape))
+            _redraw(draw, d, i, shape)
             env = specs.environment(d.spec, d.inputs, d.attributes)
+
+
+def _new_shape(rule: ShapeRule, draw, d: Draft, env: dict, i: int, rhs: Callable[[dict], Any] | None) -> tuple[int, ...] | None:
+    """The shape a rule gives input i, or None where the rule gives none or cannot be evaluated."""
+    try:
+        shape = rule(draw, d, env, i, None if rhs is None else rhs(env))
+    except (expr.ExprError, TypeError, ValueError, IndexError):
+        return None
+    if shape is None or any(int(s) < 0 for s in shape):
+        return None
+    return tuple(int(s) for s in shape)
+
+
+def _set_attribute(draw, d: Draft, env: dict, f: Fix) -> bool:
+    try:
+        value = f.rule(draw, d, env, -1, None)
+    except (expr.ExprError, TypeError, ValueError, IndexError):
+        return False
+    if value is None:
+        return False
+    d.attributes[f.target] = value
+    return True
 
 
 def _applies(f: Fix, env: dict) -> bool:
@@ -95,9 +146,13 @@ def _applies(f: Fix, env: dict) -> bool:
 
 
 def _holds(f: Fix, env: dict) -> bool:
+    return _true(f.check, env)
+
+
+def _true(test: Callable[[dict], Any], env: dict) -> bool:
     try:
-        return bool(np.all(f.check(env)))
-    except expr.ExprError:
+        return bool(np.all(test(env)))
+    except (expr.ExprError, TypeError, ValueError, IndexError):
         return False  # e.g. an index past the rank: reshaping may make it evaluable
 
 
@@ -113,22 +168,28 @@ def _redraw(draw, d: Draft, i: int, shape: tuple[int, ...]) -> None:
     pins.input_values(draw, d, i)
 
 
+def _stand_in(d: Draft, i: int, shape: tuple[int, ...]) -> np.ndarray:
+    """An array of this shape and input i's element type that holds no memory of its own: what a
+    rule or check reads of an input it is about to reshape is its shape."""
+    return np.broadcast_to(np.empty((), dtype=d.inputs[i].dtype), shape)
+
+
 # ------------------------------------------------------------------ shape rules
 def _set_shape(draw, d, env, i, rhs):
     return tuple(int(v) for v in np.asarray(rhs).reshape(-1))
 
 
-def _dim_rule(k: int, multiple: bool) -> ShapeRule:
+def _dim_rule(k: Index, multiple: bool) -> ShapeRule:
     def rule(draw, d, env, i, rhs):
-        shape = list(d.inputs[i].shape)
-        if not -len(shape) <= k < len(shape):
+        shape, at = list(d.inputs[i].shape), k(env)
+        if not -len(shape) <= at < len(shape):
             return None
         want = int(rhs)
         if multiple:
             if want < 1:
                 return None
             want *= draw(st.integers(1, max(1, 2 if want <= d.profile.max_side else 1)))
-        shape[k] = want
+        shape[at] = want
         return tuple(shape)
     return rule
 
@@ -142,6 +203,9 @@ def _size_rule(at_most: bool) -> ShapeRule:
                 return None
             rest = int(np.prod(shape[1:])) or 1
             return (draw(st.integers(0, max(0, n // rest))),) + tuple(shape[1:])
+        if n == 0 and shape:  # empty: one dimension 0, the others kept (they may answer other relations)
+            at = draw(st.integers(0, len(shape) - 1))
+            return tuple(0 if k == at else s for k, s in enumerate(shape))
         if len(shape) == 0 or (n == 1 and d.spec.inputs[min(i, len(d.spec.inputs) - 1)].rank_min == 0):
             return () if n == 1 else (n,)  # one element: a scalar where the port allows (CumSum's axis)
         return (n,) + (1,) * (len(shape) - 1)
@@ -152,30 +216,37 @@ def _rank_rule(draw, d, env, i, rhs):
     return draw(shapes.shapes(int(rhs), d.profile))
 
 
-def _at_least_rule(k: int, floor: int) -> ShapeRule:
+def _at_least_rule(k: Index, floor: int) -> ShapeRule:
     def rule(draw, d, env, i, rhs):
-        shape = list(d.inputs[i].shape)
-        if not -len(shape) <= k < len(shape):
+        shape, at = list(d.inputs[i].shape), k(env)
+        if not -len(shape) <= at < len(shape):
             return None
-        shape[k] = max(shape[k], floor)
+        shape[at] = max(shape[at], floor)
         return tuple(shape)
     return rule
 
 
-def _nonempty_rule(lo: int | None, hi: int | None) -> ShapeRule:
+# env -> (lo, hi) of a slice of X's dimensions; a bound may read X's rank (normalize_axis(axis, rank(X)))
+Part = Callable[[dict], "tuple[int | None, int | None]"]
+
+
+def _nonempty_rule(part: Part) -> ShapeRule:
     def rule(draw, d, env, i, rhs):
         shape = list(d.inputs[i].shape)
-        part = range(len(shape))[slice(lo, hi)]
-        for k in part:
+        for k in range(len(shape))[slice(*part(env))]:
             shape[k] = max(shape[k], 1)
         return tuple(shape)
     return rule
 
 
 def _unidirectional_rule(draw, d, env, i, rhs):
-    """Y fitted to broadcast to A without changing A: no longer than A, each dimension A's or 1."""
+    """Y fitted to broadcast to A without changing A: no longer than A, each dimension A's or 1.
+    A Y longer than A keeps a trailing part of any length up to A's (drawn): cut to A's length
+    every time, a Y drawn at a rank above A's would always get A's rank, and a scalar or a
+    vector Scale of LayerNormalization or C of Gemm would be rare."""
     a, y = [int(v) for v in np.asarray(rhs).reshape(-1)], list(d.inputs[i].shape)
-    y = y[len(y) - min(len(y), len(a)):]
+    if len(y) > len(a):
+        y = y[len(y) - draw(st.integers(0, len(a))):] if len(a) else []
     for k in range(1, len(y) + 1):
         if y[-k] not in (a[-k], 1):
             y[-k] = draw(st.sampled_from([a[-k], 1]))
@@ -191,13 +262,21 @@ def _leading(rule: ShapeRule, end: int | None) -> ShapeRule:
         full = d.inputs[i].shape
         cut = len(full[:end])
         head = _on_shape(rule, draw, d, env, i, rhs, full[:cut])
-        return None if head is None else tuple(head) + tuple(full[cut:])
+        if head is None or (len(head) != cut and not _room(full, end)):
+            return None  # a 1-D B of MatMul has no stack to lengthen: (3, k) would be a matrix
+        return tuple(head) + tuple(full[cut:])
     return on_prefix
+
+
+def _room(full: tuple[int, ...], end: int | None) -> bool:
+    """Whether the part shape(X)[:end] can be lengthened (leading dimensions added): the whole
+    shape, or a part before the last -end dimensions of an X that has them."""
+    return end is None or (end < 0 and len(full) >= -end)
 
 
 def _on_shape(rule: ShapeRule, draw, d, env, i, rhs, shape: tuple) -> tuple | None:
     saved = d.inputs[i]
-    d.inputs[i] = np.empty(shape, dtype=saved.dtype)  # the rule reads the shape only
+    d.inputs[i] = _stand_in(d, i, shape)  # the rule reads the shape only
     try:
         return rule(draw, d, env, i, rhs)
     finally:
@@ -210,6 +289,37 @@ def _broadcast_rule(draw, d, env, i, rhs):
         if x[-k] != a[-k] and x[-k] != 1 and a[-k] != 1:
             x[-k] = draw(st.sampled_from([a[-k], 1]))
     return tuple(x)
+
+
+# env -> the dimensions of X (in order) that a selection such as shape(X)[:a] + shape(X)[a + 1:] picks
+Selection = Callable[[dict, int], "list[int]"]
+
+
+def _at_most_rule(picked: Selection) -> ShapeRule:
+    """The picked dimensions of X that exceed their bound drawn again within it: 1 .. bound (0
+    only for a bound of 0), so that X is not made empty where it was not (an empty X has no
+    element a value breaker could move out of bounds; the steps draw empty tensors already)."""
+    def rule(draw, d, env, i, rhs):
+        shape = list(d.inputs[i].shape)
+        for k, bound in zip(picked(env, len(shape)), np.asarray(rhs).reshape(-1).tolist()):
+            if shape[k] > bound:
+                shape[k] = draw(st.integers(min(1, int(bound)), max(0, int(bound))))
+        return tuple(shape)
+    return rule
+
+
+def _integral_rule(name: str, default: Any) -> AttributeRule:
+    """An attribute's value made integral: floor or ceil, keeping it the default or not as it was
+    (a covering row may pin a non-default value)."""
+    def rule(draw, d, env, i, rhs):
+        v = env[name]
+        if not isinstance(v, (int, float, np.integer, np.floating)) or not math.isfinite(v):
+            return None
+        near = [float(math.floor(v)), float(math.ceil(v))]
+        keep = [x for x in near if (x == default) == (v == default)] or near
+        value = draw(st.sampled_from(sorted(set(keep))))
+        return int(value) if isinstance(v, (int, np.integer)) else value
+    return rule
 
 
 # forms that leave a range open rather than one value: the quantity is always drawn inside it
@@ -242,22 +352,22 @@ def _break_unidirectional(draw, d, env, i, rhs):
     return tuple(a)
 
 
-def _dim_break(k: int, how: str, floor: int = 0) -> ShapeRule:
+def _dim_break(k: Index, how: str, floor: int = 0) -> ShapeRule:
     """Dimension k moved just outside: one past E ("dim"), not a multiple of E ("multiple"), one
     below the floor ("at-least")."""
     def rule(draw, d, env, i, rhs):
-        shape = list(d.inputs[i].shape)
-        if not -len(shape) <= k < len(shape):
+        shape, at = list(d.inputs[i].shape), k(env)
+        if not -len(shape) <= at < len(shape):
             return None
         if how == "dim":
-            shape[k] = int(rhs) + 1
+            shape[at] = int(rhs) + 1
         elif how == "multiple":
             e = int(rhs)
             if e < 2:
                 return None  # every size is a multiple of 1
-            shape[k] = e * draw(st.integers(0, 1)) + draw(st.integers(1, e - 1))
+            shape[at] = e * draw(st.integers(0, 1)) + draw(st.integers(1, e - 1))
         elif floor >= 1:
-            shape[k] = floor - 1
+            shape[at] = floor - 1
         else:
             return None
         return tuple(shape)
@@ -279,28 +389,106 @@ def _break_rank(draw, d, env, i, rhs):
     return draw(shapes.shapes(int(rhs) + 1, d.profile))
 
 
-def _break_nonempty(draw, d, env, i, rhs):
-    shape = list(d.inputs[i].shape)
-    if not shape:
-        return None
-    shape[draw(st.integers(0, len(shape) - 1))] = 0
-    return tuple(shape)
+def _nonempty_break(part: Part) -> ShapeRule:
+    """One dimension of the part 0."""
+    def rule(draw, d, env, i, rhs):
+        shape = list(d.inputs[i].shape)
+        inside = list(range(len(shape))[slice(*part(env))])
+        if not inside:
+            return None
+        shape[draw(st.sampled_from(inside))] = 0
+        return tuple(shape)
+    return rule
 
 
 def _break_broadcast(draw, d, env, i, rhs):
+    """One dimension of X clashing with a dimension of the others' broadcast larger than 1; X
+    given leading 1s first where that dimension is past its rank (MatMul: a stack for B, whose
+    matrices alone broadcast against any stack of A)."""
     a, x = np.asarray(rhs).reshape(-1).tolist(), list(d.inputs[i].shape)
-    clash = [k for k in range(1, min(len(a), len(x)) + 1) if a[-k] > 1]
+    clash = [k for k in range(1, len(a) + 1) if a[-k] > 1]
     if not clash:
         return None
     k = draw(st.sampled_from(clash))
+    x = [1] * max(0, k - len(x)) + x
     x[-k] = a[-k] + 1
     return tuple(x)
 
 
+def _pair_break(first: tuple[str, int | None], end: int | None) -> ShapeRule:
+    """broadcastable(P, Q) of two shapes (or leading parts) broken at one aligned dimension: Q's
+    made to clash with P's where P's is not 1, else P's with Q's, else both (2 and 3), so that
+    shapes that give nothing to clash with (MatMul's single matrices) can still be broken. A
+    part is lengthened only where its input has room (_room). Q's input is the target; P's is
+    drawn again here."""
+    name, first_end = first
+
+    def rule(draw, d, env, i, rhs):
+        j = d.port_index(name)
+        if j >= len(d.inputs) or d.inputs[j] is None:
+            return None
+        (p, p_rest, p_room), (x, x_rest, x_room) = _split(d.inputs[j].shape, first_end), _split(d.inputs[i].shape, end)
+        single, both = [], []
+        for k in range(1, max(len(p), len(x)) + 2):
+            pv, xv = (p[-k] if k <= len(p) else 1), (x[-k] if k <= len(x) else 1)
+            if pv != 1 and (k <= len(x) or x_room):
+                single.append((k, pv, _clash(pv)))
+            elif xv != 1 and (k <= len(p) or p_room):
+                single.append((k, _clash(xv), xv))
+            elif (k <= len(p) or p_room) and (k <= len(x) or x_room):
+                both.append((k, 2, 3))
+        options = single or both
+        if not options:
+            return None
+        k, pv, xv = options[draw(st.integers(0, len(options) - 1))]
+        p2, x2 = _set_at(p, k, pv), _set_at(x, k, xv)
+        if p2 != p:
+            if not _rank_allowed(d, j, len(p2) + len(p_rest)):
+                return None
+            _redraw(draw, d, j, p2 + p_rest)
+        return x2 + x_rest
+    return rule
+
+
+def _split(shape: tuple[int, ...], end: int | None) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """(part, rest, room) of shape(X)[:end]: the part, the dimensions after it, and whether the
+    part can be lengthened."""
+    shape = tuple(int(s) for s in shape)
+    if end is not None and end < 0 and len(shape) < -end:
+        return (), shape, False
+    cut = len(shape[:end])
+    return shape[:cut], shape[cut:], _room(shape, end)
+
+
+def _clash(n: int) -> int:
+    """A dimension that does not broadcast with n (n not 1): neither n nor 1."""
+    return n + 1 if n >= 1 else 2
+
+
+def _set_at(part: tuple[int, ...], k: int, value: int) -> tuple[int, ...]:
+    """part with dimension -k set to value, leading 1s added where k is past its length."""
+    out = [1] * max(0, k - len(part)) + list(part)
+    out[-k] = value
+    return tuple(out)
+
+
+def _at_most_break(picked: Selection) -> ShapeRule:
+    """One picked dimension of X one past its bound."""
+    def rule(draw, d, env, i, rhs):
+        shape = list(d.inputs[i].shape)
+        pairs = list(zip(picked(env, len(shape)), np.asarray(rhs).reshape(-1).tolist()))
+        if not pairs:
+            return None
+        k, bound = pairs[draw(st.integers(0, len(pairs) - 1))]
+        shape[k] = int(bound) + 1
+        return tuple(shape)
+    return rule
+
+
 _BREAKS: dict[str, ShapeRule | None] = {
     "shape": _break_shape, "size": _break_size, "size-at-most": _break_size_at_most, "rank": _break_rank,
-    "nonempty": _break_nonempty, "broadcast": _break_broadcast, "unidirectional": _break_unidirectional,
-    # the dimension forms: _dim_break
+    "broadcast": _break_broadcast, "unidirectional": _break_unidirectional,
+    # the dimension forms: _dim_break; nonempty: _nonempty_break; at-most: _at_most_break
 }
 
 
@@ -308,11 +496,27 @@ def breakers(spec: SpecVersion) -> dict[str, Callable]:
     """Relation id -> breaker(draw, draft): the shape of one of its fixes' targets moved just
     outside what the relation allows (an error relation's must-refuse case). A relation whose
     conjuncts the solver does not read has none here."""
+    plan = compile_plan(spec)
     by_relation: dict[str, list[Fix]] = {}
-    for f in compile_plan(spec).fixes:
-        if f.breaks is not None:
+    for f in plan.fixes:
+        if f.breaks is not None and not f.attribute:
             by_relation.setdefault(f.relation, []).append(f)
-    return {rid: _breaker(fixes) for rid, fixes in by_relation.items()}
+    return {rid: _holding_the_rest(_breaker(fixes), plan, rid) for rid, fixes in by_relation.items()}
+
+
+def _holding_the_rest(breaks: Callable, plan: Plan, relation: str) -> Callable:
+    """The breaker, then the fixes of the other relations that read what it reshaped (MatMulInteger:
+    A given a stack to break batch_broadcastable, its zero point per row of A reshaped to it),
+    except those that would reshape an input the breaker changed: the case breaks its relation
+    and no other, as value repair holds the value relations again after a break."""
+    def breaker(draw, d: Draft) -> None:
+        before = list(d.inputs)
+        breaks(draw, d)
+        changed = {d.spec.inputs[min(i, len(d.spec.inputs) - 1)].name
+                   for i, x in enumerate(d.inputs) if i >= len(before) or x is not before[i]}
+        if changed:
+            plan.apply(draw, d, skip=lambda f: f.relation == relation or f.target in changed or not (f.reads & changed))
+    return breaker
 
 
 def _breaker(fixes: list[Fix]) -> Callable:
@@ -329,12 +533,9 @@ def _breaker(fixes: list[Fix]) -> Callable:
             return
         f = usable[draw(st.integers(0, len(usable) - 1))]
         i = d.port_index(f.target)
-        try:
-            shape = f.breaks(draw, d, env, i, None if f.rhs is None else f.rhs(env))
-        except (expr.ExprError, TypeError, ValueError, IndexError):
-            return
-        if shape is not None and all(s >= 0 for s in shape) and _rank_allowed(d, i, len(shape)):
-            _redraw(draw, d, i, tuple(int(s) for s in shape))
+        shape = _new_shape(f.breaks, draw, d, env, i, f.rhs)
+        if shape is not None and _rank_allowed(d, i, len(shape)):
+            _redraw(draw, d, i, shape)
     return breaker
 
 
@@ -359,12 +560,22 @@ def compile_plan(spec: SpecVersion) -> Plan:
     return plan
 
 
+@dataclass(frozen=True)
+class _Names:
+    """What a conjunct may name: the spec's non-variadic inputs, and its attributes with their defaults."""
+
+    inputs: tuple[str, ...]
+    defaults: dict[str, Any]
+
+
 def _compile(spec: SpecVersion) -> Plan:
-    inputs = [p.name for p in spec.inputs if not p.variadic]
+    names = _Names(tuple(p.name for p in spec.inputs if not p.variadic), {a.name: a.default for a in spec.attributes})
+    parts = conjuncts(spec)
+    implied = _implied_broadcasts(parts)
     found: list[Fix] = []
-    for rid, when, part in conjuncts(spec):
-        fix = _fix(rid, part, when, inputs)
-        found.extend(fix if isinstance(fix, list) else [] if fix is None else [fix])
+    for rid, when, part in parts:
+        if id(part) not in implied:
+            found.extend(_fixes(rid, part, when, names))
     return Plan(_ordered(found))
 
 
@@ -379,9 +590,12 @@ def conjuncts(spec: SpecVersion) -> list[tuple[str, Callable[[dict], Any] | None
             when = None if r.when is None else expr.compiled(r.when)
         except expr.ExprError:
             continue
-        parts = body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
-        out += [(r.id, when, part) for part in parts]
+        out += [(r.id, when, part) for part in _and_parts(body)]
     return out
+
+
+def _and_parts(node: ast.AST) -> list[ast.AST]:
+    return list(node.values) if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
 
 
 def _symbol_trees(spec: SpecVersion) -> dict[str, ast.AST]:
@@ -418,14 +632,33 @@ def _call(node: ast.AST, *names: str) -> str | None:
     return None
 
 
-def _shape_index(node: ast.AST) -> tuple[str, int] | None:
-    """(X, k) for `shape(X)[k]` with a constant k."""
+def _function(node: ast.AST, name: str, arity: int) -> list[ast.AST] | None:
+    """The arguments of a call name(...) of that many arguments, else None."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") == name and len(node.args) == arity:
+        return list(node.args)
+    return None
+
+
+def _constant_index(node: ast.AST) -> int | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, int):
+        return -node.operand.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def _shape_index(node: ast.AST) -> tuple[str, Index] | None:
+    """(X, k) for `shape(X)[k]` with a constant k, or for `(shape(X)[i] if c else shape(X)[j])`
+    (the index then chosen by c: Gemm's M, K and N under transA and transB)."""
     if isinstance(node, ast.Subscript) and (x := _call(node.value, "shape")):
-        k = node.slice
-        if isinstance(k, ast.UnaryOp) and isinstance(k.op, ast.USub) and isinstance(k.operand, ast.Constant):
-            return x, -int(k.operand.value)
-        if isinstance(k, ast.Constant) and isinstance(k.value, int):
-            return x, k.value
+        k = _constant_index(node.slice)
+        return None if k is None else (x, lambda env, k=k: k)
+    if isinstance(node, ast.IfExp):
+        yes, no = _shape_index(node.body), _shape_index(node.orelse)
+        if yes and no and yes[0] == no[0]:
+            test, i, j = _compiled(node.test), yes[1], no[1]
+            return yes[0], lambda env: i(env) if test(env) else j(env)
     return None
 
 
@@ -437,60 +670,232 @@ def _input_names(node: ast.AST, inputs: Sequence[str]) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in inputs}
 
 
-def _fix(rid: str, part: ast.AST, when, inputs: Sequence[str]) -> Fix | list[Fix] | None:
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    return ast.dump(a) == ast.dump(b)
+
+
+def _unidirectional(part: ast.AST) -> tuple[str, ast.AST] | None:
+    """(Y, E) for `broadcast_shape(E, shape(Y)) == E` or `broadcast_shape(shape(Y), E) == E`
+    (either side of ==): Y unidirectionally broadcastable to E."""
+    if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.Eq)):
+        return None
+    for lhs, rhs in ((part.left, part.comparators[0]), (part.comparators[0], part.left)):
+        args = _function(lhs, "broadcast_shape", 2)
+        if args is None:
+            continue
+        for to, other in ((args[0], args[1]), (args[1], args[0])):
+            if (y := _call(other, "shape")) and _same(to, rhs) and not _same(to, other):
+                return y, to
+    return None
+
+
+def _implied_broadcasts(parts: list[tuple[str, Any, ast.AST]]) -> set[int]:
+    """The `broadcastable(shape(Y), E)` conjuncts (either order) of a relation that also says Y
+    unidirectionally broadcastable to E: the latter's fix makes both hold, and fitting E's input
+    to Y instead (the last shape of broadcastable) would reshape what Y was fitted to
+    (LayerNormalization's X, against Scale and B)."""
+    said: dict[str, set[tuple[str, str]]] = {}
+    for rid, _, part in parts:
+        if u := _unidirectional(part):
+            said.setdefault(rid, set()).add((u[0], ast.dump(u[1])))
+    out = set()
+    for rid, _, part in parts:
+        args = _function(part, "broadcastable", 2)
+        if args is None:
+            continue
+        for y_arg, to in ((args[0], args[1]), (args[1], args[0])):
+            if (y := _call(y_arg, "shape")) and (y, ast.dump(to)) in said.get(rid, set()):
+                out.add(id(part))
+    return out
+
+
+def _fixes(rid: str, part: ast.AST, when, names: _Names) -> list[Fix]:
+    """The fixes of one conjunct (none when it has no form the solver knows)."""
+    if isinstance(part, ast.BoolOp) and isinstance(part.op, ast.Or):
+        fix = _disjunction(rid, part, when, names)
+        return [] if fix is None else [fix]
+    fix = _fix(rid, part, when, names)
+    return fix if isinstance(fix, list) else [] if fix is None else [fix]
+
+
+def _fix(rid: str, part: ast.AST, when, names: _Names) -> Fix | list[Fix] | None:
+    inputs = names.inputs
     check = _compiled(part)
 
-    def make(form: str, target: str, rhs: ast.AST | None, rule: ShapeRule, breaks: ShapeRule | None = None) -> Fix | None:
+    def make(form: str, target: str, rhs: ast.AST | None, rule: ShapeRule, breaks: ShapeRule | None = None,
+             also_reads: ast.AST | None = None) -> Fix | None:
         if target not in inputs:
             return None
-        reads = frozenset(_input_names(rhs, inputs) - {target}) if rhs is not None else frozenset()
+        reads = set(_input_names(rhs, inputs)) if rhs is not None else set()
+        reads |= _input_names(also_reads, inputs) if also_reads is not None else set()
         own_dim = form == "dim" and _shape_index(rhs) is not None  # Det: shape(X)[-1] == shape(X)[-2]
         if rhs is not None and target in _input_names(rhs, inputs) and not own_dim:
             return None  # X on both sides: not solved for X
-        return Fix(rid, form, target, reads, when, check, None if rhs is None else _compiled(rhs), rule,
-                   breaks or _BREAKS[form])
+        return Fix(rid, form, target, frozenset(reads - {target}), when, check,
+                   None if rhs is None else _compiled(rhs), rule, breaks or _BREAKS.get(form))
 
+    if u := _unidirectional(part):  # Y unidirectionally broadcastable to E
+        return make("unidirectional", u[0], u[1], _unidirectional_rule)
+    if fix := _integral(rid, part, when, names, check):
+        return fix
+    if fix := _at_most(rid, part, when, inputs, check):
+        return fix
     if isinstance(part, ast.Compare) and len(part.ops) == 1:
         left, op, right = part.left, part.ops[0], part.comparators[0]
         if isinstance(op, ast.Eq):
             for lhs, rhs in ((left, right), (right, left)):
-                # broadcast_shape(shape(A), shape(Y)) == shape(A): Y unidirectionally broadcastable to A
-                if (isinstance(lhs, ast.Call) and getattr(lhs.func, "id", "") == "broadcast_shape" and len(lhs.args) == 2
-                        and (a := _call(lhs.args[0], "shape")) and (y := _call(lhs.args[1], "shape")) and _call(rhs, "shape") == a):
-                    return make("unidirectional", y, lhs.args[0], _unidirectional_rule)
                 if x := _call(lhs, "shape"):
                     return make("shape", x, rhs, _set_shape)
                 if xk := _shape_index(lhs):
-                    return make("dim", xk[0], rhs, _dim_rule(xk[1], multiple=False), _dim_break(xk[1], "dim"))
+                    return make("dim", xk[0], rhs, _dim_rule(xk[1], multiple=False), _dim_break(xk[1], "dim"),
+                                also_reads=lhs)
                 if x := _call(lhs, "size", "len"):
                     return make("size", x, rhs, _size_rule(at_most=False))
                 if x := _call(lhs, "rank"):
                     return make("rank", x, rhs, _rank_rule)
                 if (isinstance(lhs, ast.BinOp) and isinstance(lhs.op, ast.Mod) and isinstance(rhs, ast.Constant)
                         and rhs.value == 0 and (xk := _shape_index(lhs.left))):
-                    return make("multiple", xk[0], lhs.right, _dim_rule(xk[1], multiple=True), _dim_break(xk[1], "multiple"))
+                    return make("multiple", xk[0], lhs.right, _dim_rule(xk[1], multiple=True),
+                                _dim_break(xk[1], "multiple"), also_reads=lhs.left)
         if isinstance(op, ast.LtE) and (x := _call(left, "size", "len")):
             return make("size-at-most", x, right, _size_rule(at_most=True))
         if isinstance(op, (ast.GtE, ast.Gt)) and isinstance(right, ast.Constant) and isinstance(right.value, int):
             floor = right.value if isinstance(op, ast.GtE) else right.value + 1
             if xk := _shape_index(left):
-                return make("dim-at-least", xk[0], None, _at_least_rule(xk[1], floor), _dim_break(xk[1], "at-least", floor))
+                return make("dim-at-least", xk[0], None, _at_least_rule(xk[1], floor),
+                            _dim_break(xk[1], "at-least", floor), also_reads=left)
             if floor == 1 and (x := _call(left, "size")):
-                return make("nonempty", x, None, _nonempty_rule(None, None))
-            if (floor == 1 and isinstance(left, ast.Call) and getattr(left.func, "id", "") == "prod" and len(left.args) == 1
-                    and isinstance(left.args[0], ast.Subscript) and (x := _call(left.args[0].value, "shape"))
-                    and isinstance(left.args[0].slice, ast.Slice)):
-                sl = left.args[0].slice
-                try:
-                    bounds = [None if b is None else int(ast.literal_eval(b)) for b in (sl.lower, sl.upper)]
-                except (ValueError, TypeError):
-                    return None  # bounds that are not constants
-                return make("nonempty", x, None, _nonempty_rule(*bounds))
+                whole: Part = lambda env: (None, None)  # noqa: E731
+                return make("nonempty", x, None, _nonempty_rule(whole), _nonempty_break(whole))
+            if floor == 1 and (prod := _function(left, "prod", 1)) and (found := _part(prod[0])):
+                x, part_of = found
+                return make("nonempty", x, None, _nonempty_rule(part_of), _nonempty_break(part_of),
+                            also_reads=prod[0])
     if isinstance(part, ast.Call) and getattr(part.func, "id", "") == "broadcastable" and len(part.args) >= 2:
         # the last shape is fitted to the broadcast of the others (Where: Y to condition and X);
         # a conjunct of three or more gets one fix per later shape, see _broadcast_fixes
         return _broadcast_fixes(part, make)
     return None
+
+
+def _part(node: ast.AST) -> tuple[str, Part] | None:
+    """(X, part) for `shape(X)[a:b]`, a and b constants or expressions (of X's rank, attributes)."""
+    if not (isinstance(node, ast.Subscript) and (x := _call(node.value, "shape")) and isinstance(node.slice, ast.Slice)
+            and node.slice.step is None):
+        return None
+    bounds = [None if b is None else _compiled(b) for b in (node.slice.lower, node.slice.upper)]
+
+    def part(env: dict) -> tuple[int | None, int | None]:
+        lo, hi = (None if b is None else int(b(env)) for b in bounds)
+        return lo, hi
+    return x, part
+
+
+def _integral(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | None:
+    """`a == floor(a)` (either side) for an attribute a: a fix setting a."""
+    if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.Eq)):
+        return None
+    for lhs, rhs in ((part.left, part.comparators[0]), (part.comparators[0], part.left)):
+        arg = _function(rhs, "floor", 1)
+        if (isinstance(lhs, ast.Name) and lhs.id in names.defaults and arg and isinstance(arg[0], ast.Name)
+                and arg[0].id == lhs.id):
+            return Fix(rid, "integral", lhs.id, frozenset(), when, check, None,
+                       _integral_rule(lhs.id, names.defaults[lhs.id]), None, attribute=True)
+    return None
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, old: str, new: str):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Name(self.new, node.ctx) if node.id == self.old else node
+
+
+def _shapes_named(node: ast.AST) -> set[str]:
+    return {x for n in ast.walk(node) if (x := _call(n, "shape"))}
+
+
+def _at_most(rid: str, part: ast.AST, when, inputs: Sequence[str], check) -> Fix | None:
+    """`all(asarray(P) <= asarray(Q))` where Q is P with X renamed to another input D: the
+    dimensions of X that P selects are at most D's (GatherElements' indices off the axis)."""
+    arg = _function(part, "all", 1)
+    if not (arg and isinstance(arg[0], ast.Compare) and len(arg[0].ops) == 1 and isinstance(arg[0].ops[0], ast.LtE)):
+        return None
+    p, q = _function(arg[0].left, "asarray", 1), _function(arg[0].comparators[0], "asarray", 1)
+    if not (p and q and len(xs := _shapes_named(p[0])) == 1 and len(ds := _shapes_named(q[0])) == 1):
+        return None
+    (x,), (other,) = xs, ds
+    renamed = _Rename(x, other).visit(copy.deepcopy(p[0]))
+    if x == other or x not in inputs or not _same(renamed, q[0]):
+        return None
+    picked = _selection(x, p[0])
+    reads = (_input_names(p[0], inputs) | _input_names(q[0], inputs)) - {x}
+    return Fix(rid, "at-most", x, frozenset(reads), when, check, _compiled(q[0]), _at_most_rule(picked),
+               _at_most_break(picked))
+
+
+def _selection(x: str, node: ast.AST) -> Selection:
+    """The dimensions of X (in order) that an expression of shape(X) such as
+    `shape(X)[:a] + shape(X)[a + 1:]` selects: evaluated on a stand-in for X whose dimensions are
+    their own positions (0, 1, .., r - 1: an array of no elements), then checked against the
+    expression's value on the draft, so an expression that computes with the dimensions
+    (shape(X)[0] * 2) selects nothing rather than the wrong ones."""
+    compiled = _compiled(node)
+
+    def picked(env: dict, rank: int) -> list[int]:
+        positions = [int(k) for k in compiled({**env, x: np.empty(tuple(range(rank)))})]
+        actual = tuple(int(v) for v in compiled(env))
+        if tuple(_shape_of(env[x])[k] for k in positions) != actual:
+            raise ValueError(f"not a selection of shape({x})")
+        return positions
+    return picked
+
+
+def _shape_of(x: Any) -> tuple[int, ...]:
+    return tuple(int(s) for s in np.shape(x))
+
+
+def _disjunction(rid: str, part: ast.BoolOp, when, names: _Names) -> Fix | None:
+    """`G or .. or D`: see the module text. The input X is the one most disjuncts have fixes for
+    (the last such disjunct's on a tie); a disjunct's conjuncts without a fix for X are its guards."""
+    options: list[tuple[list[Fix], list[Callable[[dict], Any]], list[ast.AST]]] = []
+    per_disjunct: list[list[tuple[ast.AST, list[Fix]]]] = [
+        [(c, [f for f in _fixes(rid, c, None, names) if not f.attribute]) for c in _and_parts(v)] for v in part.values]
+    counts: dict[str, tuple[int, int]] = {}
+    for k, entries in enumerate(per_disjunct):
+        for t in {f.target for _, fs in entries for f in fs}:
+            counts[t] = (counts.get(t, (0, 0))[0] + 1, k)
+    if not counts:
+        return None
+    x = max(counts, key=lambda t: counts[t])
+    for entries in per_disjunct:
+        fixes = [f for _, fs in entries for f in fs if f.target == x]
+        guards = [c for c, fs in entries if not any(f.target == x for f in fs)]
+        if fixes:
+            options.append((fixes, [_compiled(g) for g in guards], guards))
+    reads = set().union(*(f.reads for fixes, _, _ in options for f in fixes))
+    reads |= set().union(*(_input_names(g, names.inputs) for _, _, gs in options for g in gs))
+    return Fix(rid, "any", x, frozenset(reads - {x}), when, _compiled(part), None,
+               _one_of([(fixes, guards) for fixes, guards, _ in options], x), None)
+
+
+def _one_of(options: list[tuple[list[Fix], list[Callable[[dict], Any]]]], x: str) -> ShapeRule:
+    """One of the disjuncts whose guards hold, drawn, and its fixes applied in turn to X's shape."""
+    def rule(draw, d, env, i, rhs):
+        ready = [fixes for fixes, guards in options if all(_true(g, env) for g in guards)]
+        if not ready:
+            return None
+        shape = d.inputs[i].shape
+        for f in ready[draw(st.integers(0, len(ready) - 1))]:
+            here = {**env, x: _stand_in(d, i, shape)}
+            if f.form not in _RANGES and _holds(f, here):
+                continue
+            shape = _on_shape(f.rule, draw, d, here, i, None if f.rhs is None else f.rhs(here), shape)
+            if shape is None:
+                return None
+        return shape
+    return rule
 
 
 def _broadcast_fixes(part: ast.Call, make) -> Fix | list[Fix] | None:
@@ -501,8 +906,9 @@ def _broadcast_fixes(part: ast.Call, make) -> Fix | list[Fix] | None:
     for k in range(1, len(part.args)):
         before = part.args[0] if k == 1 else ast.Call(ast.Name("broadcast_shape", ast.Load()), list(part.args[:k]), [])
         x, end = shapes_of[k]
-        fix = make("broadcast", x, ast.fix_missing_locations(before), _leading(_broadcast_rule, end),
-                   _leading(_break_broadcast, end))
+        # two shapes: either may be moved to break them; more: the later one against the others
+        breaks = _pair_break(shapes_of[0], end) if len(part.args) == 2 else _leading(_break_broadcast, end)
+        fix = make("broadcast", x, ast.fix_missing_locations(before), _leading(_broadcast_rule, end), breaks)
         if fix is not None:
             out.append(fix)
     return out or None
@@ -523,13 +929,14 @@ def _shape_or_prefix(node: ast.AST) -> tuple[str, int | None] | None:
 
 
 def _ordered(fixes: list[Fix]) -> tuple[Fix, ...]:
-    """Fixes setting an input before the fixes reading it; otherwise in spec order (a cycle keeps
-    the rest in spec order)."""
-    out: list[Fix] = []
-    left = list(fixes)
+    """Attribute fixes first (shape relations may read attributes); then fixes setting an input
+    before the fixes reading it, otherwise in spec order (a cycle keeps the rest in spec order)."""
+    out: list[Fix] = [f for f in fixes if f.attribute]
+    left = [f for f in fixes if not f.attribute]
     while left:
         pending = {f.target for f in left}
         ready = next((f for f in left if not (f.reads & pending)), left[0])
         out.append(ready)
         left.remove(ready)
     return tuple(out)
+

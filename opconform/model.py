@@ -166,6 +166,17 @@ class Tolerance:
 
 
 @dataclass(frozen=True)
+class OutputSet:
+    """One set of outputs a node may ask for, where `when` holds (BatchNormalization-14: Y alone in
+    inference, Y, running_mean and running_var in training). A spec with output sets is drawn with
+    those only; other sets are not claimed either way."""
+
+    asked: tuple[str, ...]
+    when: str | None = None  # relation language over the attributes (and inputs)
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class SpecVersion:
     """One version of one operator in one dialect: the unit everything else works on."""
 
@@ -187,6 +198,7 @@ class SpecVersion:
     signed_zero: str = "equal"  # "equal": -0.0 matches 0.0; "distinct": the sign must match
     notes: str = ""
     known_shared_bugs: tuple[KnownSharedBug, ...] = ()  # cases where backends agree against the spec, and why
+    output_sets: tuple[OutputSet, ...] = ()  # the sets of outputs a node may ask for (empty: any subset)
 
     @property
     def id(self) -> str:

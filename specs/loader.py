@@ -16,8 +16,8 @@ import yaml
 
 from opconform import dtypes, tensors
 from opconform.model import (
-    Attribute, Domain, Erratum, Example, KnownSharedBug, Policy, Port, Relation, Source, Spec, SpecError, SpecVersion,
-    Tolerance, ValueRange,
+    Attribute, Domain, Erratum, Example, KnownSharedBug, OutputSet, Policy, Port, Relation, Source, Spec, SpecError,
+    SpecVersion, Tolerance, ValueRange,
 )
 from opconform.specs import expr
 
@@ -308,7 +308,27 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
         signed_zero=v.get("signed_zero", "equal"),
         notes=v.get("notes", ""),
         known_shared_bugs=_known_shared_bugs(v.get("known_shared_bugs", []), known, where),
+        output_sets=_output_sets(v.get("output_sets", []), outputs, known, where),
     )
+
+
+def _output_sets(items: list, outputs: tuple[Port, ...], known: set[str], where: str) -> tuple[OutputSet, ...]:
+    """The version's output sets: names of its outputs, every required output in each, `when`
+    checked like a relation."""
+    names = [p.name for p in outputs]
+    required = {p.name for p in outputs if not p.optional}
+    out = []
+    for k, o in enumerate(items):
+        w = f"{where}.output_sets[{k}]"
+        unknown = [n for n in o["asked"] if n not in names]
+        if unknown:
+            raise SpecError(f"{w}: field asked: got {unknown}, expected output names {names}")
+        if required - set(o["asked"]):
+            raise SpecError(f"{w}: field asked: lacks the required output(s) {sorted(required - set(o['asked']))}")
+        if "when" in o:
+            _check_expr(o["when"], known, f"{w}.when")
+        out.append(OutputSet(tuple(n for n in names if n in o["asked"]), o.get("when"), o.get("text", "")))
+    return tuple(out)
 
 
 def _known_shared_bugs(items: list, known: set[str], where: str) -> tuple[KnownSharedBug, ...]:

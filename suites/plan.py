@@ -53,16 +53,19 @@ def select(pattern: str | None) -> tuple[list[SpecVersion], dict[str, str]]:
 def example_cases(spec: SpecVersion, expect: Callable | None) -> list[Case]:
     """The spec file's worked examples as cases; the oracle gives every allowed outcome when it
     exists, else the example's own outputs are the one expected outcome."""
+    from opconform import generator
+
     constant = tuple(p.constant for p in spec.inputs)
     out = []
     for ex in spec.examples:
         inputs = tuple(ex.inputs)
         flags = tuple(constant[min(i, len(constant) - 1)] if constant else False for i in range(len(inputs)))
+        every = generator.example_outputs(spec, inputs, ex.attributes, None if ex.outputs is None else len(ex.outputs))
         if expect is not None:
-            expected, asked = expect(spec, inputs, ex.attributes), (True,) * len(spec.outputs)
+            expected, asked = expect(spec, inputs, ex.attributes), every
         elif ex.outputs is None:
             on = spec.relation(ex.expect_error).on_violation if ex.expect_error else "error"
-            expected, asked = Expectation("error" if on == "error" else "undefined", relation=ex.expect_error), (True,) * len(spec.outputs)
+            expected, asked = Expectation("error" if on == "error" else "undefined", relation=ex.expect_error), every
         else:
             n = len(ex.outputs)
             asked = tuple(i < n for i in range(len(spec.outputs)))

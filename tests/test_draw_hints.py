@@ -113,3 +113,23 @@ def test_draw_hints_are_checked_when_the_spec_loads(tmp_path, mutation, expected
     with pytest.raises(SpecError) as e:
         specs.load_file(path)
     assert str(path) in str(e.value) and expected in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("sid", ["onnx::BatchNormalization-6", "onnx::BatchNormalization-9", "onnx::BatchNormalization-15"])
+def test_only_the_output_sets_a_spec_lists_are_drawn(sid):
+    """BatchNormalization-15: Y alone in inference mode, Y and the running statistics in training
+    mode; the ci plan's rows and free draws, valid and must-refuse, ask for nothing else."""
+    from opconform.generator.factors import outputs_factor
+    from opconform.suites import plan
+
+    spec = specs.load(sid)
+    sets = set(outputs_factor(spec).values)
+    assert len(sets) == 2
+    cases = plan.cases_for(spec.id, "ci", 11).cases
+    assert cases
+    mode = {1: "is_test", 6: "is_test", 14: "training_mode", 15: "training_mode"}.get(spec.since)
+    for c in cases:
+        assert tuple(c.outputs_requested) in sets, (c.label, c.outputs_requested)
+        if mode is not None:
+            training = (c.attributes.get(mode, 0) == 0) == (mode == "is_test")
+            assert all(c.outputs_requested) == training, (c.label, c.attributes, c.outputs_requested)

@@ -3,6 +3,8 @@ input is set before the inputs read from it; the operators whose hooks it replac
 cases without rejections; its breakers break exactly their relation."""
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -27,6 +29,24 @@ def test_forms_are_read_from_the_relations():
     assert ("batch_broadcastable", "broadcast", "B") in _forms("onnx::MatMul-13")
     # three shapes: X fitted to condition, then Y to the broadcast of both
     assert _forms("onnx::Where-16") == [("broadcastable", "broadcast", "X"), ("broadcastable", "broadcast", "Y")]
+
+
+def test_forms_of_the_matrix_normalization_and_gather_relations():
+    # Gemm: K under transA (a dimension chosen by an attribute), C to the tuple (M, N), integral
+    # alpha and beta for integer tensors (attribute fixes, first)
+    assert _forms("onnx::Gemm-13") == [
+        ("integer_scalars_integral", "integral", "alpha"), ("integer_scalars_integral", "integral", "beta"),
+        ("inner_dimensions_match", "dim", "A"), ("c_unidirectional_broadcastable", "unidirectional", "C")]
+    # LayerNormalization: broadcast_shape(shape(Scale), shape(X)) == shape(X) fits Scale; the
+    # broadcastable(...) beside it is implied, so X is never fitted to Scale or B
+    assert _forms("onnx::LayerNormalization-17") == [
+        ("normalized_part_not_empty", "nonempty", "X"), ("scale_unidirectional_broadcastable", "unidirectional", "Scale"),
+        ("bias_unidirectional_broadcastable", "unidirectional", "B")]
+    # disjunctions: one of the zero point's shapes; indices no larger than data, under guards
+    assert ("a_zero_point_shape", "any", "a_zero_point") in _forms("onnx::MatMulInteger-10")
+    assert _forms("onnx::GatherElements-13") == [
+        ("same_rank", "rank", "indices"), ("indices_shape_within_data", "any", "indices"),
+        ("indices_in_bounds", "any", "indices")]
 
 
 def test_symbols_are_substituted_and_fixes_ordered_by_what_they_read():
@@ -60,16 +80,57 @@ def test_a_draft_that_holds_its_relations_is_left_alone():
 
 # hooks the solver replaced: their operators now draw from the default steps alone
 REPLACED = ["onnx::Clip-13", "onnx::InstanceNormalization-22", "onnx::GroupNormalization-21", "onnx::DepthToSpace-13",
-            "onnx::SpaceToDepth-13", "onnx::Where-16"]
+            "onnx::SpaceToDepth-13", "onnx::Where-16", "onnx::MatMul-13", "onnx::MatMulInteger-10", "onnx::Gemm-13",
+            "onnx::LayerNormalization-17", "onnx::GatherElements-13"]
 
 
 @pytest.mark.parametrize("sid", REPLACED)
-def test_replaced_hooks_are_gone_and_valid_draws_are_rarely_rejected(sid):
+@pytest.mark.parametrize("t", [0, 2])
+def test_replaced_hooks_are_gone_and_valid_draws_are_rarely_rejected(sid, t):
+    """Issue 12 item 1: at most 10% of valid drafts rejected, each draft counted (not the cases
+    of cases(kind="valid"), which try a rejected draft three times); free draws and the ci
+    profile's pairwise rows."""
     spec = specs.load(sid)
     assert hooks.module_for(spec) is None
-    strategy = strategies.cases(spec, kind="valid", profile="ci")
-    got = [sampling.draw_one(strategy, f"solver:{sid}:{k}") for k in range(40)]
-    assert sum(c is None for c in got) <= 4, "more than 10% of valid draws rejected"
+    log: list[str] = []
+    rate = sampling.rejection_rate(spec, "ci", 60, t=t, log=log)
+    assert rate <= 0.10, f"{rate:.0%} of valid draws rejected: {Counter(log).most_common(3)}"
+
+
+def test_valid_draws_of_every_spec_without_a_hook_are_mostly_kept():
+    """The same measure over every spec version the default steps draw alone, looser: none with
+    nearly every draw rejected (Det's finite_input and MeanVarianceNormalization's axes stay
+    filters today: 50 to 75% rejected), and few rejected on average."""
+    rates = {s.id: sampling.rejection_rate(s, "ci", 30) for s in specs.select("*") if hooks.module_for(s) is None}
+    worst = sorted(rates.items(), key=lambda kv: -kv[1])[:5]
+    assert max(rates.values()) <= 0.9, worst
+    assert sum(rates.values()) / len(rates) <= 0.10, worst
+
+
+# the must-refuse cases the removed hooks' BREAK dicts drew, now from the generic breakers
+BROKEN_BY_REMOVED_HOOKS = [
+    ("onnx::MatMul-13", "inner_dimensions_match"), ("onnx::MatMul-13", "batch_broadcastable"),
+    ("onnx::MatMulInteger-10", "inner_dimensions_match"), ("onnx::MatMulInteger-10", "batch_broadcastable"),
+    ("onnx::MatMulInteger-10", "B_type"),
+    ("onnx::Gemm-13", "inner_dimensions_match"), ("onnx::Gemm-13", "c_unidirectional_broadcastable"),
+    ("onnx::LayerNormalization-17", "scale_unidirectional_broadcastable"),
+    ("onnx::LayerNormalization-17", "bias_unidirectional_broadcastable"),
+    ("onnx::GatherElements-13", "indices_in_bounds"), ("onnx::GatherElements-13", "same_rank"),
+]
+
+
+@pytest.mark.parametrize("sid,relation", BROKEN_BY_REMOVED_HOOKS)
+def test_relations_the_removed_hooks_broke_still_get_must_refuse_cases(sid, relation):
+    """Each draft counted (invalid_drafts, no retries): most tries give a case, and every case
+    breaks its relation first."""
+    spec = specs.load(sid)
+    assert relation in strategies.error_relations(spec)
+    strategy = strategies.invalid_drafts(spec, "ci", [relation])
+    drafts = [d for k in range(20) if (d := sampling.draw_one(strategy, f"refuse:{sid}:{relation}:{k}")) is not None]
+    assert len(drafts) >= 10, f"{20 - len(drafts)} of 20 tries to break {relation} rejected"
+    for d in drafts:
+        failing = [s for s in specs.check_all(spec, list(d.inputs), dict(d.attributes)) if s.state == "broken"]
+        assert failing[0].id == relation, [s.id for s in failing]
 
 
 @pytest.mark.parametrize("sid,relation", [
@@ -104,6 +165,67 @@ def test_a_prefix_fix_keeps_the_matrix_dimensions(data):
     d = draft_of(spec, [a, b])
     solver.compile_plan(spec).apply(data.draw, d)
     assert d.inputs[1].shape[-2:] == (4, 6) and d.inputs[1].shape[0] in (3, 1)
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data())
+def test_gemm_dimensions_follow_transA_and_transB_and_integer_alpha_becomes_integral(data):
+    spec = specs.load("onnx::Gemm-13")
+    i32 = np.int32
+    # transA: A is (K, M) = (3, 4); B is (K, N) = (5, 2): K of A becomes 5; C fits (M, N) = (4, 2)
+    d = draft_of(spec, [np.zeros((3, 4), i32), np.zeros((5, 2), i32), np.zeros((7, 7, 7), i32)],
+                 {"transA": 1, "alpha": 1.5, "beta": -0.25})
+    solver.compile_plan(spec).apply(data.draw, d)
+    a, b, c = d.inputs
+    assert a.shape == (5, 4) and b.shape == (5, 2)
+    assert len(c.shape) <= 2 and all(n in (m, 1) for n, m in zip(c.shape[::-1], (2, 4)))
+    # integral, and on the same side of the default (1.0) as drawn: a row may pin a non-default alpha
+    assert d.attributes["alpha"] == 2.0 and d.attributes["beta"] in (-1.0, 0.0)
+    assert specs.first_broken(spec, d.inputs, d.attributes) is None
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data())
+def test_disjunctions_and_selected_dimensions(data):
+    # MatMulInteger's zero point: one element, one per row of the 2-D A, or A[:-1] + (1,)
+    spec = specs.load("onnx::MatMulInteger-10")
+    u8 = np.uint8
+    d = draft_of(spec, [np.zeros((2, 3), u8), np.zeros((3, 4), u8), np.zeros((4, 4), u8), None])
+    solver.compile_plan(spec).apply(data.draw, d)
+    assert d.inputs[2].shape in ((), (2,), (2, 1))
+    # GatherElements: indices no larger than data off the axis (1), any extent along it
+    spec = specs.load("onnx::GatherElements-13")
+    d = draft_of(spec, [np.zeros((2, 3, 4), np.float32), np.zeros((5, 5, 5), np.int64)], {"axis": 1})
+    solver.compile_plan(spec).apply(data.draw, d)
+    idx = d.inputs[1].shape
+    assert 1 <= idx[0] <= 2 and idx[1] == 5 and 1 <= idx[2] <= 4
+    # an empty axis: no index is in bounds, so indices become empty
+    d = draft_of(spec, [np.zeros((2, 0, 4), np.float32), np.zeros((2, 3, 4), np.int64)], {"axis": 1})
+    solver.compile_plan(spec).apply(data.draw, d)
+    assert d.inputs[1].size == 0 and specs.first_broken(spec, d.inputs, d.attributes) is None
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data())
+def test_unidirectional_fits_the_smaller_input_and_leaves_x_alone(data):
+    spec = specs.load("onnx::LayerNormalization-17")
+    f32 = np.float32
+    x = np.zeros((2, 0, 4), f32)
+    d = draft_of(spec, [x, np.zeros((5, 6, 7, 8), f32), np.zeros((3,), f32)], {"axis": 1})
+    solver.compile_plan(spec).apply(data.draw, d)
+    assert d.inputs[0].shape == (2, 1, 4)  # the normalized part (axis 1 on) made non-empty, nothing else
+    for y in d.inputs[1:]:
+        assert len(y.shape) <= 3 and all(n in (m, 1) for n, m in zip(y.shape[::-1], (4, 1, 2)))
+    assert specs.first_broken(spec, d.inputs, d.attributes) is None
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data())
+def test_matmul_vectors_get_matching_inner_dimensions(data):
+    spec = specs.load("onnx::MatMul-13")
+    d = draft_of(spec, [np.zeros((3,), np.float32), np.zeros((2, 5, 4), np.float32)])
+    solver.compile_plan(spec).apply(data.draw, d)
+    assert d.inputs[0].shape == (5,) and d.inputs[1].shape == (2, 5, 4)
 
 
 def test_every_hook_left_says_why_and_their_number_does_not_grow():

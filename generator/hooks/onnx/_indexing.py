@@ -68,12 +68,6 @@ def no_dependent_attributes(draw, d: Draft) -> None:
     """The hook's inputs step already drew the axis (indices depend on it)."""
 
 
-def break_same_rank(draw, d: Draft, names: tuple[str, ...]) -> None:
-    """Give the named inputs (indices, and updates with them) one trailing axis of size 1 more."""
-    for name in names:
-        d.set_input(name, np.expand_dims(d.input(name), -1))
-
-
 def break_per_channel(name: str):
     """A breaker giving the named 1-D per-channel input C + 1 entries (C: axis 1 of the first input)."""
     def breaker(draw, d: Draft) -> None:

@@ -1,5 +1,6 @@
-"""Hook for onnx::ScatterElements: indices like GatherElements', updates of their shape, and no two
-updates on one target when there is no reduction (the text leaves that order undefined)."""
+"""Hook for onnx::ScatterElements: indices of data's rank (no larger off the axis, in bounds along
+it), updates of their shape, and no two updates on one target when there is no reduction (the text
+leaves that order undefined)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,11 +9,15 @@ from hypothesis import strategies as st
 from opconform import dtypes
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._indexing import (axis_size, break_index_bounds, break_same_rank, distinct_first, draw_axis,
-                                                      index_tensor, ints, no_dependent_attributes)
-from opconform.generator.hooks.onnx.gatherelements import element_indices_shape
+from opconform.generator.hooks.onnx._indexing import (axis_size, break_index_bounds, distinct_first, draw_axis, index_tensor,
+                                                      ints, no_dependent_attributes)
 
 dependent_attributes = no_dependent_attributes
+
+
+def element_indices_shape(draw, d: Draft, data, axis: int, along: int) -> tuple[int, ...]:
+    """A shape of data's rank: at most data's extent off the axis, `along` on it."""
+    return tuple(along if k == axis else draw(st.integers(0, n)) for k, n in enumerate(data.shape))
 
 
 def inputs(draw, d: Draft) -> None:
@@ -43,9 +48,8 @@ def break_indices_in_bounds(draw, d: Draft) -> None:
         d.set_input("updates", input_array(draw, d, 2, shape=shape))
 
 
-BREAK = {
-    "indices_in_bounds": lambda draw, d: break_indices_in_bounds(draw, d),
-    "same_rank": lambda draw, d: break_same_rank(draw, d, ("indices", "updates")),
-    "updates_shape": lambda draw, d: d.set_input("updates", input_array(draw, d, 2, shape=tuple(
-        n + 1 if k == 0 else n for k, n in enumerate(d.input("indices").shape)))),
-}
+# same_rank and updates_shape: the solver's generic breakers (indices one rank more, updates
+# then reshaped to them; updates one off). indices_in_bounds stays: value repair's breaker only
+# moves an element of indices, and this hook's indices are often empty (it drew a must-refuse
+# case in 4 to 12 of 30 tries, this one in 27 to 30)
+BREAK = {"indices_in_bounds": lambda draw, d: break_indices_in_bounds(draw, d)}
