@@ -15,6 +15,7 @@ evaluating c: Gemm's K under transA):
     size(X) == E, len(X) == E  X gets E elements (rank kept where it can hold them; 0: one dimension 0)
     size(X) <= E, len(X) <= E  X's first dimension drawn so that it holds 0 .. E elements
     rank(X) == E               X is drawn again with rank E
+    rank(X) >= c               X is drawn again with a rank from c up (c a constant)
     prod(shape(X)[a:b]) >= 1   the zero dimensions of that part become 1 (also size(X) >= 1, > 0;
                                a and b may be expressions: LayerNormalization's normalized part)
     shape(X)[k] >= c           dimension k of X becomes at least c (a constant)
@@ -214,6 +215,20 @@ def _size_rule(at_most: bool) -> ShapeRule:
 
 def _rank_rule(draw, d, env, i, rhs):
     return draw(shapes.shapes(int(rhs), d.profile))
+
+
+def _rank_at_least_rule(floor: int) -> ShapeRule:
+    """X drawn again with a rank from `floor` up (Squeeze's data, when axes name a dimension)."""
+    def rule(draw, d, env, i, rhs):
+        rank = len(d.inputs[i].shape)
+        return None if rank >= floor else draw(shapes.shapes(floor + draw(st.integers(0, 2)), d.profile))
+    return rule
+
+
+def _rank_below_break(floor: int) -> ShapeRule:
+    def rule(draw, d, env, i, rhs):
+        return None if floor < 1 else draw(shapes.shapes(floor - 1, d.profile))
+    return rule
 
 
 def _at_least_rule(k: Index, floor: int) -> ShapeRule:
@@ -736,7 +751,7 @@ def _fix(rid: str, part: ast.AST, when, names: _Names) -> Fix | list[Fix] | None
 
     if u := _unidirectional(part):  # Y unidirectionally broadcastable to E
         return make("unidirectional", u[0], u[1], _unidirectional_rule)
-    if fix := _integral(rid, part, when, names, check):
+    if fix := _integral(rid, part, when, names, check) or _listed_value(rid, part, when, names, check):
         return fix
     if fix := _at_most(rid, part, when, inputs, check):
         return fix
@@ -764,6 +779,8 @@ def _fix(rid: str, part: ast.AST, when, names: _Names) -> Fix | list[Fix] | None
             if xk := _shape_index(left):
                 return make("dim-at-least", xk[0], None, _at_least_rule(xk[1], floor),
                             _dim_break(xk[1], "at-least", floor), also_reads=left)
+            if x := _call(left, "rank"):
+                return make("rank-at-least", x, None, _rank_at_least_rule(floor), _rank_below_break(floor))
             if floor == 1 and (x := _call(left, "size")):
                 whole: Part = lambda env: (None, None)  # noqa: E731
                 return make("nonempty", x, None, _nonempty_rule(whole), _nonempty_break(whole))
@@ -802,6 +819,24 @@ def _integral(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | None
             return Fix(rid, "integral", lhs.id, frozenset(), when, check, None,
                        _integral_rule(lhs.id, names.defaults[lhs.id]), None, attribute=True)
     return None
+
+
+def _listed_value(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | None:
+    """`a in (v1, v2, ..)` for a scalar attribute a and constants: a fix setting a to one of them
+    (HannWindow's periodic, an int the text reads as a flag: 0 or 1)."""
+    if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.In)
+            and isinstance(part.left, ast.Name) and part.left.id in names.defaults
+            and isinstance(part.comparators[0], (ast.Tuple, ast.List))
+            and all(isinstance(e, ast.Constant) for e in part.comparators[0].elts) and part.comparators[0].elts):
+        return None
+    options = tuple(e.value for e in part.comparators[0].elts)
+    return Fix(rid, "one-of", part.left.id, frozenset(), when, check, None, _listed_rule(options), None, attribute=True)
+
+
+def _listed_rule(options: tuple) -> AttributeRule:
+    def rule(draw, d, env, i, rhs):
+        return draw(st.sampled_from(options))
+    return rule
 
 
 class _Rename(ast.NodeTransformer):

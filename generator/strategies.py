@@ -154,7 +154,7 @@ def _invalid_draft(draw, spec: SpecVersion, valid: st.SearchStrategy[Draft], tar
     relation = pick(draw, targets)
     d = draw(valid)
     breakers.get(relation, mutations.perturb)(draw, d)
-    value_repair.repair(draw, d, tuple(t for t in elementwise if t.relation != relation))
+    value_repair.repair(draw, d, elementwise, broken=relation)  # what breaks `relation` stays
     ok, also = broken_by(spec, d, relation)
     assume(ok)
     d.label = f"breaks:{relation}"

@@ -17,10 +17,19 @@ hold them (keeping its value classes) and the type's plain values.
 Nothing here decides validity: the draft's relations are all checked afterwards as before, so a
 term that is not really elementwise (a reduction inside `all`) at worst leaves a draft that is
 then rejected.
+
+Relations over whole lists (distinct values, a list attribute's permutation, values naming
+another input's dimensions or spelling a shape) are held by `generator/list_relations.py`, in
+phases around the elementwise replacement (`repair` runs them). A term that reads the size of the
+input it repairs (Unsqueeze's output rank counts its axes) is probed with candidates laid out in
+that input's own shape. After a must-refuse case's break, `repair(..., broken=relation)` holds
+the other relations without undoing it: the elements that break `relation` stay, and a list fix
+that would rewrite what it reads is left out.
 """
 from __future__ import annotations
 
 import ast
+import functools
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -28,12 +37,14 @@ from typing import Any, Callable
 import numpy as np
 from hypothesis import strategies as st
 from opconform import dtypes, specs
+from opconform.generator import list_relations, pins, shapes
 from opconform.generator.draft import Draft
-from opconform.generator.values import edge_values, from_elements, integers, plain_values
+from opconform.generator.values import edge_values, from_elements, integers, multiples, plain_values, range_steps
 from opconform.model import SpecVersion
 from opconform.specs import expr
 
 _POOL = 256  # replacement values kept per input: the tensor's own good elements first
+_PLACES = 8  # elements tried when breaking a term that reads its input's size
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,7 @@ class Term:
     test: Callable[[dict], Any]
     inputs: tuple[str, ...]  # the spec's inputs the test names: the one whose shape it has is repaired
     scalar: bool = False  # not an all(...): a test of one input of one element (CumSum's axis, TopK's K)
+    sized: bool = False  # reads the size or shape of an input it repairs: candidates are probed in its shape
 
 
 # id(spec) -> (weak reference to spec, its terms): asked for by every draft strategy, breaker and
@@ -68,33 +80,56 @@ def _read_terms(spec: SpecVersion) -> tuple[Term, ...]:
     from opconform.generator.solver import conjuncts  # the same conjuncts, symbols substituted
 
     inputs = {p.name for p in spec.inputs if not p.variadic}  # a variadic port is a tuple of tensors
+    lists = {a.name for a in spec.attributes if a.type == "ints"}
     out = []
     for rid, when, part in conjuncts(spec):
         if isinstance(part, ast.Call) and getattr(part.func, "id", "") == "all" and len(part.args) == 1:
-            named = tuple(sorted(_value_reads(part.args[0], inputs)))  # rank(data) alone is not repaired
+            named = tuple(sorted(list_relations.value_reads(part.args[0], inputs)))  # rank(data) alone is not repaired
             if named:
-                out.append(Term(rid, when, expr.compiled(ast.unparse(part.args[0])), named))
-        elif len(read := _value_reads(part, inputs)) == 1:
+                out.append(Term(rid, when, expr.compiled(ast.unparse(part.args[0])), named,
+                                sized=list_relations.reads_structure(part.args[0], set(named))))
+        elif len(read := list_relations.value_reads(part, inputs)) == 1 and not list_relations.claims(part, inputs, lists):
             out.append(Term(rid, when, expr.compiled(ast.unparse(part)), tuple(read), scalar=True))
     return tuple(out)
 
 
-_STRUCTURE = {"shape", "rank", "size", "len", "dtype", "present"}
+def repair(draw, d: Draft, plan: tuple[Term, ...], broken: str | None = None) -> None:
+    """Replace, in each input, the elements that break an applicable term, and hold the spec's
+    list forms around that (see the module text). broken: the relation a must-refuse case has
+    just broken; its own terms and forms are left out, and what it reads is kept as the break
+    left it (without it, a fresh draft: list forms drawn as for a new case)."""
+    forms = tuple(f for f in list_relations.forms(d.spec) if f.relation != broken)
+    kept = _kept(d, plan, broken) if broken is not None else {}
+    plan = tuple(t for t in plan if t.relation != broken)
+    if not plan and not forms:
+        return
+    list_relations.draw_lists(draw, d, forms, kept, fresh=broken is None)
+    _replace(draw, d, plan, kept, fresh=broken is None)
+    if forms:
+        candidates = functools.partial(_candidates, plan=plan, forms=forms)
+        if list_relations.hold_distinct(draw, d, forms, kept, candidates, drop=broken is None):
+            _replace(draw, d, plan, kept, fresh=broken is None)  # fewer elements: a term reading the size reads another one
+            list_relations.hold_distinct(draw, d, forms, kept, candidates, drop=False)
+        list_relations.hold_dims(draw, d, forms, kept)
 
 
-def _value_reads(node: ast.AST, inputs: set[str]) -> set[str]:
-    """The inputs a conjunct reads the values of (not only their shape, size, type or presence)."""
-    structural = set()
-    for c in ast.walk(node):
-        if isinstance(c, ast.Call) and getattr(c.func, "id", "") in _STRUCTURE and len(c.args) == 1:
-            arg = c.args[0].value if isinstance(c.args[0], ast.Subscript) else c.args[0]  # rank(inputs[0])
-            if isinstance(arg, ast.Name):
-                structural.add(id(arg))
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in inputs and id(n) not in structural}
+def _kept(d: Draft, plan: tuple[Term, ...], broken: str) -> dict[str, np.ndarray | bool]:
+    """What the broken relation reads, as the break left it: per input the elements that fail
+    its terms, and all of what its list forms rewrite (a later fix would otherwise undo the break)."""
+    env = specs.environment(d.spec, d.inputs, d.attributes)
+    kept: dict[str, np.ndarray | bool] = {}
+    for t in plan:
+        if t.relation == broken and (target := _evaluate(t, env))[0] is not None:
+            kept[target[0]] = kept.get(target[0], False) | ~target[1]
+    for f in list_relations.forms(d.spec):
+        if f.relation == broken:
+            kept[f.target] = True
+    return kept
 
 
-def repair(draw, d: Draft, plan: tuple[Term, ...]) -> None:
-    """Replace, in each input, the elements that break an applicable term (see the module text)."""
+def _replace(draw, d: Draft, plan: tuple[Term, ...], kept: dict, fresh: bool = True) -> None:
+    """The elementwise phase: each input's elements breaking an applicable term (and not kept)
+    replaced by values that hold all of its terms."""
     if not plan:
         return
     env = specs.environment(d.spec, d.inputs, d.attributes)
@@ -109,16 +144,44 @@ def repair(draw, d: Draft, plan: tuple[Term, ...]) -> None:
         good = np.ones(x.shape, dtype=bool)
         for t in tests:
             good &= _evaluate(t, env)[1]
-        pool = _pool(x, good, tests, env, name)
+        bad = np.flatnonzero(~good & ~np.broadcast_to(np.asarray(kept.get(name, False), dtype=bool), x.shape))
+        if bad.size == 0:
+            continue
+        pool = _pool(x, good, tests, env, name, _range_values(d, name, x))
         if pool.size == 0:
-            continue  # nothing holds them: the draft is rejected as before
-        bad = np.flatnonzero(~good)
+            if fresh:  # after a break, leaving an input out could mend what was broken
+                _leave_out(d, name)  # nothing holds them: an optional input goes, else the draft is rejected
+            env = specs.environment(d.spec, d.inputs, d.attributes)
+            continue
         # one choice for all of them, shrinking toward the pool's first values
         picks = integers(draw, 0, pool.size - 1, bad.size)
         fixed = x.copy()
         fixed.reshape(-1)[bad] = pool[np.asarray(picks, dtype=np.int64)]
         d.set_input(name, fixed)
         env = specs.environment(d.spec, d.inputs, d.attributes)
+
+
+def _candidates(env: dict, name: str, strict: bool, *, plan: tuple[Term, ...], forms: tuple) -> np.ndarray:
+    """Values of input `name`'s type that hold all of its terms (strict), or all but those a
+    dims form holds by reshaping another input instead: what list_relations gives the elements
+    it replaces."""
+    skip = set() if strict else {f.relation for f in forms if f.kind == "dims" and f.reads == name}
+    tests = [t for t in plan if t.relation not in skip and _target(t, env) == name]
+    x = env[name]
+    good = np.ones(x.shape, dtype=bool)
+    for t in tests:
+        good &= _evaluate(t, env)[1]
+    return _pool(x, good, tests, env, name)
+
+
+def _leave_out(d: Draft, name: str) -> None:
+    """An optional input no value can make hold its relations (Squeeze's axes of a rank-0 data:
+    no axis is in range) is left out, unless the row pins it present."""
+    i = d.port_index(name)
+    port = d.spec.inputs[min(i, len(d.spec.inputs) - 1)]
+    if port.optional and not port.variadic and pins.pinned(d, f"input:{name}") is pins.UNPINNED:
+        d.present[i] = False
+        d.set_input(name, None)
 
 
 def _target(t: Term, env: dict) -> str | None:
@@ -145,15 +208,33 @@ def _evaluate(t: Term, env: dict) -> tuple[str | None, Any]:
     return (shaped[0], ok) if len(shaped) == 1 else (None, None)
 
 
-def _pool(x: np.ndarray, good: np.ndarray, tests: list[Term], env: dict, name: str) -> np.ndarray:
-    """Values of x's type that hold every test: x's own good elements, then its plain values."""
+def _range_values(d: Draft, name: str, x: np.ndarray) -> np.ndarray | None:
+    """The values the input's port draws from (`values: {typical: ...}`), as candidates in place
+    of the type's plain values (Range's delta 0 becomes another quarter in [-3, 3], not 0.0061);
+    None without a range."""
+    from opconform.generator.families.default import value_range  # the default steps evaluate it
+
+    port = next((p for p in d.spec.inputs if p.name == name), None)
+    bounds = value_range(d, port) if port is not None else None
+    steps = range_steps(dtypes.name_of(x.dtype), *bounds) if bounds is not None else None
+    if steps is None:
+        return None
+    k_lo, k_hi, step = steps
+    ks = np.arange(k_lo, min(k_hi, k_lo + 2 * _POOL) + 1)
+    return multiples(dtypes.name_of(x.dtype), ks, step, ks.shape)
+
+
+def _pool(x: np.ndarray, good: np.ndarray, tests: list[Term], env: dict, name: str,
+          candidates: np.ndarray | None = None) -> np.ndarray:
+    """Values of x's type that hold every test: x's own good elements, then `candidates` (by
+    default the type's plain values)."""
     if x.dtype.kind in "OUS":
         own = np.array(list(dict.fromkeys(x[good].tolist())), dtype=x.dtype)
     else:
         with np.errstate(invalid="ignore"):  # NaNs (bfloat16's compare with a warning) are kept as values
             own = np.unique(x[good])
     try:
-        plain = plain_values(dtypes.name_of(x.dtype)).astype(x.dtype)
+        plain = (plain_values(dtypes.name_of(x.dtype)) if candidates is None else candidates).astype(x.dtype)
     except dtypes.UnknownElementType:
         plain = np.array([], dtype=x.dtype)
     keep = np.ones(plain.shape, dtype=bool)
@@ -163,11 +244,24 @@ def _pool(x: np.ndarray, good: np.ndarray, tests: list[Term], env: dict, name: s
         try:
             if t.scalar:  # one candidate at a time, in the input's own shape
                 keep &= np.array([_scalar_holds(t, probe, name, np.full(x.shape, v, dtype=x.dtype)) for v in plain], dtype=bool)
+            elif t.sized:  # in batches of the input's own shape: the test reads its size
+                keep &= list_relations.probe(t.test, env, name, x, plain).astype(bool).reshape(plain.shape)
             else:
                 keep &= np.asarray(t.test(probe), dtype=bool).reshape(plain.shape)
         except (expr.ExprError, TypeError, ValueError, IndexError):
             keep[:] = False
     return np.concatenate([own[:_POOL], plain[keep]])[: 2 * _POOL]
+
+
+def _holds_at(t: Term, env: dict, name: str, x: np.ndarray, value: Any, at: int) -> bool:
+    y = x.copy()
+    y.reshape(-1)[at] = value
+    env[name] = y
+    try:
+        ok = np.asarray(t.test(env))
+    except (expr.ExprError, TypeError, ValueError, IndexError):
+        return True  # cannot tell: not offered as breaking it
+    return bool(ok.reshape(-1)[at]) if ok.size == x.size else bool(np.all(ok))
 
 
 def _scalar_holds(t: Term, env: dict, name: str, value: np.ndarray) -> bool:
@@ -184,71 +278,143 @@ def breakers(spec: SpecVersion) -> dict:
     outside what the term allows (an index one past the dimension, -1 for a non-negative count:
     a value next to one that holds, where there is one; else any value of the type that fails),
     for the must-refuse cases of relations the hooks no longer break by hand."""
+    plan = terms(spec)
     by_relation: dict[str, list[Term]] = {}
-    for t in terms(spec):
+    for t in plan:
         by_relation.setdefault(t.relation, []).append(t)
-    return {rid: _breaker(ts) for rid, ts in by_relation.items()}
+    out = {rid: _breaker(ts) for rid, ts in by_relation.items()}
+    candidates = functools.partial(_candidates, plan=plan, forms=list_relations.forms(spec))
+    for rid, b in list_relations.breakers(spec, candidates).items():  # a dims form: either way
+        out[rid] = _either(out[rid], b, by_relation[rid]) if rid in out else b
+    return out
+
+
+def _either(first, second, ts: list[Term]):
+    """A breaker trying one of two ways (drawn), the other when the relation's terms still hold."""
+    def breaker(draw, d: Draft) -> None:
+        a, b = (first, second) if draw(st.booleans()) else (second, first)
+        for way in (a, b, a):  # b may have given what a needs (an absent input)
+            way(draw, d)
+            env = specs.environment(d.spec, d.inputs, d.attributes)
+            if not all(ok is None or np.all(ok) for ok in (_evaluate(t, env)[1] for t in ts)):
+                return
+    return breaker
 
 
 def _breaker(ts: list[Term]):
     def breaker(draw, d: Draft) -> None:
         env = specs.environment(d.spec, d.inputs, d.attributes)
         usable = [(t, target) for t in ts if (target := _evaluate(t, env)[0]) is not None and env[target].size > 0]
+        if not usable and _give_absent(draw, d, ts):
+            env = specs.environment(d.spec, d.inputs, d.attributes)
+            usable = [(t, target) for t in ts if (target := _evaluate(t, env)[0]) is not None and env[target].size > 0]
         if not usable:
             return
         t, name = usable[draw(st.integers(0, len(usable) - 1))]
         x = env[name]
+        # the input's other terms: a value that breaks them too would break an earlier relation
+        # (Squeeze's axis naming a dimension that is not 1, yet in range)
+        others = [o for o in terms(d.spec) if o.relation != t.relation and _target(o, env) == name]
         # mostly just outside; now and then an edge value of the type that fails (onnxruntime
         # accepted TopK's K = 2**53 + 1 where it refuses n + 1)
-        outside = _extremes(x, t, env, name) if draw(st.integers(0, 3)) == 3 else np.array([], dtype=x.dtype)
-        if outside.size == 0:
-            outside = _outside(x, t, env, name)
-        if outside.size == 0:
+        extreme = draw(st.integers(0, 3)) == 3
+        # the element to break: any, unless the term reads x's size (a value may then break it at
+        # some places only: Reshape's 0 past the input's rank), then the first of a few that can
+        first = draw(st.integers(0, x.size - 1))
+        places = [(first + j) % x.size for j in range(min(x.size, _PLACES if t.sized else 1))]
+        for k in places:
+            outside = _breaking(x, t, others, env, name, k, extreme)
+            if outside.size:
+                break
+        else:
             return
-        k = draw(st.integers(0, x.size - 1))
         broken = x.copy()
         broken.reshape(-1)[k] = outside[draw(st.integers(0, outside.size - 1))]
         d.set_input(name, broken)
     return breaker
 
 
-def _outside(x: np.ndarray, t: Term, env: dict, name: str) -> np.ndarray:
-    """Values of x's type that fail the term: those next to a value that holds it first (for
-    integers, a holding value plus or minus one), else any plain or edge value that fails."""
+def _breaking(x: np.ndarray, t: Term, others: list[Term], env: dict, name: str, at: int, extreme: bool) -> np.ndarray:
+    """Values that fail the term as element `at` of x: edge values of the type if `extreme` and
+    some do, else those just outside; those holding the input's other terms where there are."""
+    outside = _holding_all(others, env, name, x, _extremes(x, t, env, name, at), at) if extreme else np.array([], dtype=x.dtype)
+    if outside.size == 0:
+        outside = _outside(x, t, env, name, at)
+        kept = _holding_all(others, env, name, x, outside, at) if others else outside
+        outside = kept if kept.size else outside
+    return outside
+
+
+def _holding_all(ts: list[Term], env: dict, name: str, x: np.ndarray, pool: np.ndarray, at: int) -> np.ndarray:
+    """The values of pool that hold every one of the terms (as element `at` of x)."""
+    keep = np.ones(pool.shape, dtype=bool)
+    for t in ts if pool.size else ():
+        keep &= _holding(t, env, name, x, pool, at)
+    return pool[keep]
+
+
+def _give_absent(draw, d: Draft, ts: list[Term]) -> bool:
+    """An absent optional input the terms read, given (drawn from its port, not empty, every
+    value relation held) so that it can be broken (Squeeze's axes: an absent list names no axis
+    to put outside)."""
+    from opconform.generator.families.default import input_array  # the default steps draw arrays
+
+    for name in dict.fromkeys(n for t in ts for n in t.inputs):
+        i = d.port_index(name)
+        port = d.spec.inputs[i]
+        if d.inputs[i] is None and port.optional and d.dtypes[i] is not None:
+            d.present[i] = True
+            shape = draw(shapes.shapes(draw(shapes.ranks(port, d.profile)), d.profile, min_side=1))
+            d.inputs[i] = input_array(draw, d, i, shape=shape)
+            repair(draw, d, terms(d.spec))
+            return True
+    return False
+
+
+def _outside(x: np.ndarray, t: Term, env: dict, name: str, at: int) -> np.ndarray:
+    """Values of x's type that fail the term as element `at` of x: those next to a value that
+    holds it first (for integers, a holding value plus or minus one), else any plain or edge
+    value that fails."""
     try:
         kind = dtypes.get(dtypes.name_of(x.dtype)).kind
         plain = plain_values(dtypes.name_of(x.dtype)).astype(x.dtype)
     except dtypes.UnknownElementType:
         return np.array([], dtype=x.dtype)
     pool = np.concatenate([plain, x.reshape(-1)[:_POOL]])
-    holds = _holding(t, env, name, x, pool)
+    holds = _holding(t, env, name, x, pool, at)
     if kind in ("int", "uint"):
         info = np.iinfo(x.dtype)
         near = {int(v) + s for v in pool[holds].tolist() for s in (-1, 1)}
         pool = np.array(sorted(v for v in near if info.min <= v <= info.max), dtype=x.dtype)
-        fails = ~_holding(t, env, name, x, pool)
+        fails = ~_holding(t, env, name, x, pool, at)
         if fails.any():
             return pool[fails]
         pool = plain
-    return pool[~_holding(t, env, name, x, pool)]
+    return pool[~_holding(t, env, name, x, pool, at)]
 
 
-def _extremes(x: np.ndarray, t: Term, env: dict, name: str) -> np.ndarray:
-    """The edge values of x's type (limits, 2**53 + 1, NaN, inf ...) that fail the term."""
+def _extremes(x: np.ndarray, t: Term, env: dict, name: str, at: int) -> np.ndarray:
+    """The edge values of x's type (limits, 2**53 + 1, NaN, inf ...) that fail the term as
+    element `at` of x."""
     try:
         type_name = dtypes.name_of(x.dtype)
         stored = [v for members in edge_values(type_name).values() for v in members]
         pool = from_elements(type_name, stored, (len(stored),)) if stored else np.array([], dtype=x.dtype)
     except (dtypes.UnknownElementType, ValueError, TypeError):
         return np.array([], dtype=x.dtype)
-    return pool[~_holding(t, env, name, x, pool)] if pool.size else pool
+    return pool[~_holding(t, env, name, x, pool, at)] if pool.size else pool
 
 
-def _holding(t: Term, env: dict, name: str, x: np.ndarray, pool: np.ndarray) -> np.ndarray:
+def _holding(t: Term, env: dict, name: str, x: np.ndarray, pool: np.ndarray, at: int) -> np.ndarray:
+    """Per value of pool, whether it holds the term as element `at` of x (a term reading x's
+    size is tested with each value in that place: Reshape's 0 copies a dimension only within
+    the input's rank; any other term with the whole pool at once, as elements of their own)."""
     probe = dict(env)
     try:
         if t.scalar:
             return np.array([_scalar_holds(t, probe, name, np.full(x.shape, v, dtype=x.dtype)) for v in pool], dtype=bool)
+        if t.sized:
+            return np.array([_holds_at(t, probe, name, x, v, at) for v in pool], dtype=bool)
         probe[name] = pool
         return np.asarray(t.test(probe), dtype=bool).reshape(pool.shape)
     except (expr.ExprError, TypeError, ValueError, IndexError):

@@ -51,7 +51,7 @@ def _shape(rng: np.random.Generator, rank: int, size: Profile) -> tuple[int, ...
 
 
 def _largest_output(expected: Expectation) -> int:
-    return max((o.size for a in expected.alternatives for o in a.outputs if o is not None), default=0)
+    return max((np.size(o) for a in expected.alternatives for o in a.outputs if o is not None), default=0)
 
 
 def _redraw(rng: np.random.Generator, x: np.ndarray, shape: tuple[int, ...], with_edges: bool) -> np.ndarray:

@@ -130,14 +130,14 @@ def _fprod(xs) -> float:
 
 
 def _all(x):
-    if isinstance(x, np.ndarray):
-        return bool(x.all())
+    if isinstance(x, (np.ndarray, np.generic, bool)):  # a comparison of a 0-d input gives a scalar
+        return bool(np.all(x))
     return all(x)
 
 
 def _any(x):
-    if isinstance(x, np.ndarray):
-        return bool(x.any())
+    if isinstance(x, (np.ndarray, np.generic, bool)):
+        return bool(np.any(x))
     return any(x)
 
 

@@ -267,3 +267,12 @@ def test_invalid_cases_reach_every_error_relation(operator):
     hit = {c.expected.relation for c in generate(spec, 300, seed=0, kind="invalid")}
     missing = [r.id for r in spec.relations if r.on_violation == "error" and r.id not in hit]
     assert not missing, f"{spec.id}: no invalid case breaks {missing}"
+
+
+def test_gather_with_a_scalar_index_gives_a_0d_array_of_the_data_type():
+    """np.take gives a NumPy scalar (a str for strings) for one index into 1-D data; the oracle
+    returns a 0-d array of data's type, as every output is (value variants size outputs)."""
+    from opconform import oracle
+
+    (out,) = oracle.evaluate("onnx::Gather-13", [np.array(["a", "b"], dtype=object), np.array(1)], {})
+    assert isinstance(out, np.ndarray) and out.shape == () and out.dtype == object and out.item() == "b"

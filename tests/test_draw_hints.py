@@ -13,19 +13,6 @@ from opconform.generator import case_variants, generate, hooks, onnx_model, samp
 from opconform.model import Case, Expectation, SpecError
 from test_specs_loader import GOOD, write
 
-FREED = ["onnx::Tile-13", "onnx::HannWindow-17", "onnx::HammingWindow-17", "onnx::BlackmanWindow-17", "onnx::OneHot-11",
-         "onnx::ConstantOfShape-20", "onnx::Range-11", "onnx::Cast-21", "onnx::CastLike-21"]
-
-
-@pytest.mark.parametrize("sid", FREED)
-def test_operators_drawn_from_the_spec_alone_are_rarely_rejected(sid):
-    spec = specs.load(sid)
-    assert hooks.module_for(spec) is None
-    strategy = strategies.cases(spec, kind="valid", profile="ci")
-    got = [sampling.draw_one(strategy, f"hints:{sid}:{k}") for k in range(40)]
-    assert sum(c is None for c in got) <= 4, "more than 10% of valid draws rejected"
-
-
 @settings(max_examples=30, deadline=None, database=None)
 @given(st.data())
 def test_values_are_drawn_within_the_ports_range(data):
@@ -42,13 +29,13 @@ def test_values_are_drawn_within_the_ports_range(data):
 @given(st.data())
 def test_a_range_written_with_another_input_is_drawn_after_it(data):
     """OneHot's indices around [-depth - 2, depth + 1]: drawn once depth is (it comes later in the
-    port list); the solver may still give depth its one element afterwards."""
+    port list). The solver may still give an empty depth its one element afterwards (a new value
+    in [0, 4]), so the indices are checked against the widest depth."""
     case = data.draw(strategies.cases(specs.load("onnx::OneHot-11"), kind="valid", profile="ci"))
     indices, depth, values = case.inputs
     assert values.shape == (2,) and depth.size == 1 and 0 <= float(depth.reshape(-1)[0]) <= 4
-    if indices.size and np.issubdtype(indices.dtype, np.integer) and indices.dtype.kind == "i":
-        d = float(depth.reshape(-1)[0])
-        assert indices.min() >= -d - 2 and indices.max() <= d + 1
+    if indices.size and indices.dtype.kind == "i":
+        assert indices.min() >= -4 - 2 and indices.max() <= 4 + 1
 
 
 def test_value_variants_draw_a_ranged_input_again_within_its_range():

@@ -307,3 +307,11 @@ def test_plan_follows_the_spec_object():
         type(spec.relations[0])("tiny_only", "size(data) < 4", "error"),))
     assert specs.first_broken(stricter, [data, idx], {}).id == "tiny_only"
     assert specs.first_broken(spec, [data, idx], {}) is None
+
+
+def test_all_and_any_of_a_scalar_comparison():
+    """A comparison of a 0-d input gives a NumPy scalar, not an array: all/any still hold it (it
+    was 'unevaluable', so a relation such as OneHot's indices_castable failed every scalar)."""
+    x = np.array(3, np.int16)
+    assert expr.evaluate("all(abs(float64(indices)) <= 1e18)", {"indices": x}) is True
+    assert expr.evaluate("any(indices > 5)", {"indices": x}) is False

@@ -369,3 +369,16 @@ def test_float_sum_past_the_range_in_some_orders_only_is_undefined():
     assert oracle.expectation(spec, [one_sign], {}).kind == "outputs"
     small = np.array([1, -2, 3, 4], dtype=np.float32).reshape(1, 1, 4)
     assert oracle.expectation(spec, [small], {}).kind == "outputs"
+
+
+@pytest.mark.parametrize("spec_id,extra,attributes", [("onnx::MatMul-13", [], {}), ("onnx::Gemm-13", [None], {})])
+def test_matrix_products_whose_sum_overflows_by_order_are_undefined(spec_id, extra, attributes):
+    """-max * -11.9 + max * -11.9: each product past float32's range, of opposite signs. In float64
+    the sum is 0; in float32 inf - inf is NaN, and an FMA gives inf (what onnxruntime, OpenVINO and
+    onnx.reference all return). The text fixes neither order nor fusion: undefined."""
+    a = np.array([[-F32_MAX, F32_MAX], [1, 2]], np.float32)
+    b = np.array([[-11.9, 1], [-11.9, 1]], np.float32)
+    e = oracle.expectation(specs.load(spec_id), [a, b] + extra, attributes)
+    assert (e.kind, e.relation) == ("undefined", "float_sum_order")
+    fine = oracle.expectation(specs.load(spec_id), [np.ones((2, 2), np.float32), b] + extra, attributes)
+    assert fine.kind == "outputs"

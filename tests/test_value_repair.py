@@ -56,7 +56,7 @@ def test_plain_values_are_of_the_type_and_in_its_range():
     assert plain_values("uint8").dtype == np.uint8 and plain_values("uint8").min() == 0
     f16 = plain_values("float16")
     assert f16.dtype == np.float16 and np.all(np.isfinite(f16)) and np.abs(f16).max() <= 100
-    assert plain_values("string").size == 0
+    assert "3.14" in plain_values("string").tolist()  # numbers as text: what conversions read
 
 
 @pytest.mark.parametrize("sid", ["onnx::ReduceLogSum-13", "onnx::ReduceLogSum-18", "onnx::SoftmaxCrossEntropyLoss-13"])
@@ -113,3 +113,46 @@ def test_an_index_is_broken_one_past_either_end():
         near += int(bad[0]) in (s, -s - 1)
     # mostly one past either end; now and then an edge value of the type (2**31 - 1, ...)
     assert near >= len(cases) / 2, (near, len(cases))
+
+
+def test_a_term_reading_its_inputs_size_is_marked_sized():
+    # Unsqueeze's output rank counts its axes: candidates are probed as a list of the axes' length
+    sized = {t.relation: t.sized for t in value_repair.terms(specs.load("onnx::Unsqueeze-13"))}
+    assert sized == {"axes_in_range": True}
+    assert not any(t.sized for t in value_repair.terms(specs.load("onnx::ReduceLogSum-13")))
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(st.data())
+def test_a_value_is_broken_where_it_can_be(data):
+    # Reshape's 0 copies an input dimension: it breaks the relation only past the input's rank,
+    # so the breaker looks for a place where some value does
+    spec = specs.load("onnx::Reshape-21")
+    d = draft_of(spec, [np.zeros((2, 3), np.float32), np.array([3, 2, 1], np.int64)])
+    value_repair.breakers(spec)["zero_copies_an_input_dim"](data.draw, d)
+    shape = d.inputs[1].tolist()
+    assert shape[2] == 0 and shape[:2] == [3, 2], shape
+    assert specs.first_broken(spec, d.inputs, d.attributes).id == "zero_copies_an_input_dim"
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(st.data())
+def test_a_value_break_holds_the_inputs_other_terms(data):
+    # an axis out of range that names a dimension of 1 (3 % 3 = 0): squeezed_dims_are_one holds
+    spec = specs.load("onnx::Squeeze-13")
+    d = draft_of(spec, [np.zeros((1, 4, 4), np.float32), np.array([0], np.int64)])
+    value_repair.breakers(spec)["axes_in_range"](data.draw, d)
+    failing = [s.id for s in specs.check_all(spec, d.inputs, d.attributes) if s.state in ("broken", "unevaluable")]
+    assert failing == ["axes_in_range"], (d.inputs[1], failing)
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(st.data())
+def test_the_elements_that_break_the_target_are_kept(data):
+    # after the break of axes_in_range, squeezed_dims_are_one's repair would move 7 onto a
+    # dimension of 1: the broken element stays, the others are held
+    spec = specs.load("onnx::Squeeze-13")
+    d = draft_of(spec, [np.zeros((1, 4, 1), np.float32), np.array([0, 7], np.int64)])
+    value_repair.repair(data.draw, d, value_repair.terms(spec), broken="axes_in_range")
+    assert d.inputs[1].tolist()[1] == 7
+    assert specs.first_broken(spec, d.inputs, d.attributes).id == "axes_in_range"

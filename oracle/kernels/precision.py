@@ -214,15 +214,17 @@ def refuse_overflow(spec_id: str, where: np.ndarray | None, what: str) -> None:
 
 
 # ------------------------------------------------------------------ float sums past the range
-def refuse_order_dependent_sum(spec_id: str, x: np.ndarray, axes, policies: Mapping[str, str]) -> None:
+def refuse_order_dependent_sum(spec_id: str, x: np.ndarray, axes, policies: Mapping[str, str], dtype=None) -> None:
     """Under input_type precision, a float sum whose positive terms alone (or negative ones alone)
     pass the type's largest value while terms of the other sign are present: one order of the
     terms gives inf, another -inf or NaN (inf - inf), another a finite value. The text fixes no
-    order, so no one outcome is the spec's: the oracle-side relation `float_sum_order` (undefined)."""
-    if not narrow_policy(policies) or not is_float(x):
+    order, so no one outcome is the spec's: the oracle-side relation `float_sum_order` (undefined).
+    dtype: the type the sum is taken in, when x holds its terms wider (products in float64)."""
+    dtype = np.asarray(x).dtype if dtype is None else np.dtype(dtype)
+    if not narrow_policy(policies) or dtype.kind not in "fV" or not is_float(np.zeros((), dtype)):
         return
     x = np.asarray(x)
-    top = float(ml_dtypes.finfo(x.dtype).max)
+    top = float(ml_dtypes.finfo(dtype).max)
     with np.errstate(invalid="ignore", over="ignore"):  # ml_dtypes flag a NaN they widen exactly
         flat = reduced_last(x, norm_axes(x, axes)).astype(np.float64)
         pos = np.sum(np.where(flat > 0, flat, 0.0), axis=-1)
@@ -234,3 +236,26 @@ def refuse_order_dependent_sum(spec_id: str, x: np.ndarray, axes, policies: Mapp
         raise RelationBroken(spec_id, FLOAT_SUM_ORDER, "undefined",
                              f"the sum at output position {list(first)} passes the type's range in some orders "
                              f"of its terms and not in others; the text fixes no order")
+
+
+_PRODUCTS_CHECKED = 1 << 24  # past this many products the check is skipped (a stress-sized product)
+
+
+def refuse_order_dependent_products(spec_id: str, a: np.ndarray, b: np.ndarray, policies: Mapping[str, str]) -> None:
+    """refuse_order_dependent_sum for the sums of products of a matrix product a @ b (stacks
+    broadcast, 1-D operands promoted as numpy.matmul does): where the products of one sign pass
+    the type's range while products of the other sign are present, the outcome depends on the
+    order of the sums and on whether a product is fused with its sum (an FMA gives inf where
+    inf - inf is NaN), which the text does not fix."""
+    a, b = np.asarray(a), np.asarray(b)
+    if not narrow_policy(policies) or not is_float(a):
+        return
+    a2 = a[None, :] if a.ndim == 1 else a
+    b2 = b[:, None] if b.ndim == 1 else b
+    bt = np.swapaxes(b2, -1, -2)
+    shape = np.broadcast_shapes(a2.shape[:-2], bt.shape[:-2]) + (a2.shape[-2], bt.shape[-2], a2.shape[-1])
+    if int(np.prod(shape, dtype=np.int64)) > _PRODUCTS_CHECKED:
+        return
+    with np.errstate(all="ignore"):
+        terms = a2.astype(np.float64)[..., :, None, :] * bt.astype(np.float64)[..., None, :, :]
+    refuse_order_dependent_sum(spec_id, terms, -1, policies, dtype=a.dtype)

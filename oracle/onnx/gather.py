@@ -9,4 +9,5 @@ from opconform.oracle.kernels.indexing import axis_of, positive
 def run(spec, inputs, attributes, policies):
     data, indices = np.asarray(inputs[0]), np.asarray(inputs[1])
     axis = axis_of(attributes["axis"], data.ndim)
-    return (np.take(data, positive(indices, data.shape[axis]), axis=axis),)
+    # a 0-d index into 1-D data gives NumPy a scalar (a str for strings): kept a 0-d array of data's type
+    return (np.asarray(np.take(data, positive(indices, data.shape[axis]), axis=axis), dtype=data.dtype),)

@@ -29,6 +29,7 @@ def run(spec, inputs, attributes, policies):
                 y = y + np.asarray(c) * _as(beta, a.dtype)
         return (np.broadcast_to(y, shape).astype(a.dtype),)
     if precision.narrow_policy(policies):
+        precision.refuse_order_dependent_products(spec.id, a, b, policies)
         t = a.dtype.type
         with np.errstate(all="ignore"):
             y = (t(np.float32(alpha)) * linalg.matmul_narrow(a, b)).astype(a.dtype)

@@ -19,5 +19,6 @@ def run(spec, inputs, attributes, policies):
         with np.errstate(all="ignore"):  # in range in every order: exact in the operands' type
             return (np.matmul(a, b),)
     if precision.narrow_policy(policies):
+        precision.refuse_order_dependent_products(spec.id, a, b, policies)
         return (linalg.matmul_narrow(a, b),)
     return (linalg.narrow(linalg.matmul(a, b), a.dtype),)
