@@ -210,8 +210,11 @@ def _text_test(x, parse) -> np.ndarray:
     return np.fromiter((ok(s) for s in flat), dtype=bool, count=flat.size).reshape(np.shape(x))
 
 
-def _normalize_axis(axis, rank):
-    return axis + rank if axis < 0 else axis
+def normalize_axis(axis, rank) -> int:
+    """A possibly negative axis as a non-negative one: the one implementation every stage uses
+    (relations, the generator's hooks, the oracles)."""
+    a = int(axis)
+    return a + int(rank) if a < 0 else a
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -251,7 +254,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "numeric_text": lambda x: _text_test(x, float),
     "integer_text": lambda x: _text_test(x, int),
     "unique_count": _unique_count,
-    "normalize_axis": _normalize_axis,
+    "normalize_axis": normalize_axis,
     "distinct_rows": _distinct_rows,
     "distinct_along": _distinct_along,
     "einsum_terms": lambda equation: tuple(einsum_equation.parse(equation)[0]),

@@ -292,3 +292,14 @@ def test_the_reports_check_sees_what_it_forbids(tmp_path):
                  "SpecCases, collect"):
         assert what in found, (what, found)
     assert "factors" not in found and "read_dirs" not in found and found.count("line") == 6
+
+
+def test_axis_normalisation_is_written_once():
+    """`axis + rank if axis < 0 else axis` lives in specs.normalize_axis (the earliest stage, so
+    hooks and oracles alike import it), not again in each module (issue 12: it was written six times)."""
+    import re
+
+    pattern = re.compile(r"\+\s*[\w.()]+\s+if\s+[\w.()]+\s*<\s*0\s+else")
+    hits = [f"{p.relative_to(ROOT)}:{n}" for p in ROOT.rglob("*.py") if ".venv" not in p.parts and "tests" not in p.parts
+            for n, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
+    assert len(hits) == 1 and hits[0].startswith("specs/expr.py:"), hits

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from opconform.specs import normalize_axis
 
-def axis_of(axis: int, rank: int) -> int:
-    """A possibly negative axis as a non-negative one (the spec's relations already bound it)."""
-    return int(axis) + rank if int(axis) < 0 else int(axis)
+
+# a possibly negative axis as a non-negative one (the spec's relations already bound it)
+axis_of = normalize_axis
 
 
 def positive(indices: np.ndarray, size) -> np.ndarray:

@@ -6,12 +6,13 @@ import numpy as np
 from opconform.model import SpecVersion
 from opconform.oracle.kernels.unique import unique_groups, unique_values
 from opconform.oracle.kernels.unique_policies import unique_flags
+from opconform.specs import normalize_axis
 
 
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     x = inputs[0]
     axis = attributes.get("axis")
     if axis is not None:
-        axis = int(axis) + x.ndim if int(axis) < 0 else int(axis)
+        axis = normalize_axis(axis, x.ndim)
     g = unique_groups(x, axis, sorted=bool(attributes.get("sorted", 1)), **unique_flags(policies))
     return unique_values(x, axis, g), g.first, g.inverse, g.counts

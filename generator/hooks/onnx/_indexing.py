@@ -9,6 +9,7 @@ from opconform import dtypes
 from opconform.generator import pins, values
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import input_array
+from opconform.specs import normalize_axis
 
 
 def draw_axis(draw, d: Draft, rank: int, name: str = "axis") -> int:
@@ -18,15 +19,13 @@ def draw_axis(draw, d: Draft, rank: int, name: str = "axis") -> int:
         d.attributes[name] = draw(st.integers(-rank, rank - 1))
     if pins.pinned(d, f"attr:{name}") is not pins.UNPINNED:
         pins.set_axis(d, name, pins.axis(d, name, d.attributes.get(name), rank))
-    a = int(d.resolved.get(name, 0))
-    return a + rank if a < 0 else a
+    return normalize_axis(d.resolved.get(name, 0), rank)
 
 
 def axis_size(d: Draft, name: str = "data") -> int:
     """The extent of input `name` along the (possibly negative) `axis` attribute."""
     x = d.input(name)
-    a = int(d.resolved["axis"])
-    return x.shape[a + x.ndim if a < 0 else a]
+    return x.shape[normalize_axis(d.resolved["axis"], x.ndim)]
 
 
 def ints(draw, shape, lo: int, hi: int) -> np.ndarray:

@@ -61,6 +61,3 @@ def _prime_factors(n: int) -> list[int]:
         p += 1
     return out + ([n] if n > 1 else [])
 
-
-def normalized(axis: int, rank: int) -> int:
-    return axis + rank if axis < 0 else axis

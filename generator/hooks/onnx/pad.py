@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from opconform.generator.draft import Draft
+from opconform.specs import normalize_axis
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._layout import distinct_axes, normalized, set_ints
+from opconform.generator.hooks.onnx._layout import distinct_axes, set_ints
 
 
 def _pad_range(mode: str, dim: int) -> tuple[int, int]:
@@ -28,7 +29,7 @@ def inputs(draw, d: Draft) -> None:
     if n_inputs > 3 and rank and draw(st.booleans()):
         axes = distinct_axes(draw, rank, min_size=1)
         set_ints(d, "axes", axes)
-    dims = [data.shape[normalized(a, rank)] for a in axes]
+    dims = [data.shape[normalize_axis(a, rank)] for a in axes]
     begin = [draw(st.integers(*_pad_range(mode, n))) for n in dims]
     end = [draw(st.integers(max(_pad_range(mode, n)[0], -n - b), _pad_range(mode, n)[1])) for n, b in zip(dims, begin)]
     set_ints(d, "pads", begin + end)

@@ -7,8 +7,9 @@ import numpy as np
 from hypothesis import strategies as st
 
 from opconform.generator.draft import Draft
+from opconform.specs import normalize_axis
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._layout import distinct_axes, maybe_ints, normalized, set_ints
+from opconform.generator.hooks.onnx._layout import distinct_axes, maybe_ints, set_ints
 
 
 def _bound(draw, dim: int, tind: str) -> int:
@@ -22,7 +23,7 @@ def inputs(draw, d: Draft) -> None:
     rank = data.ndim
     axes = distinct_axes(draw, rank, min_size=1)
     tind = d.dtypes[1]
-    dims = [data.shape[normalized(a, rank)] for a in axes]
+    dims = [data.shape[normalize_axis(a, rank)] for a in axes]
     set_ints(d, "starts", [_bound(draw, n, tind) for n in dims])
     set_ints(d, "ends", [_bound(draw, n, tind) for n in dims])
     if axes == list(range(len(axes))):  # the default: the input may be left out

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from opconform.generator import pins, shapes
 from opconform.generator.draft import Draft
+from opconform.specs import normalize_axis
 from opconform.generator.families.default import input_array
-from opconform.generator.hooks.onnx._layout import normalized, set_ints
+from opconform.generator.hooks.onnx._layout import set_ints
 
 
 def inputs(draw, d: Draft) -> None:
@@ -19,7 +20,7 @@ def inputs(draw, d: Draft) -> None:
     d.inputs = [data, None]
     drawn = draw(st.integers(-rank, rank - 1)) if draw(st.booleans()) else None
     pins.set_axis(d, "axis", pins.axis(d, "axis", drawn, rank))
-    dim = data.shape[normalized(int(d.resolved.get("axis", 0)), rank)]
+    dim = data.shape[normalize_axis(int(d.resolved.get("axis", 0)), rank)]
     has_num = any(a.name == "num_outputs" for a in d.spec.attributes)
     d.attributes.pop("num_outputs", None)
     if has_num and dim > 0 and _num_outputs_wanted(d, draw(st.booleans())):
@@ -44,7 +45,7 @@ def _num_outputs_wanted(d: Draft, drawn: bool) -> bool:
 
 def _break_both(draw, d: Draft) -> None:
     x = d.input("input")
-    dim = x.shape[normalized(int(d.resolved.get("axis", 0)), x.ndim)]
+    dim = x.shape[normalize_axis(int(d.resolved.get("axis", 0)), x.ndim)]
     set_ints(d, "split", [dim])
     d.attributes["num_outputs"] = 1
 
