@@ -10,8 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from opconform import oracle, specs
 from opconform.generator import case_variants, generate, hooks, onnx_model, sampling, strategies
-from opconform.model import Case, Expectation, SpecError
-from test_specs_loader import GOOD, write
+from opconform.model import Case, Expectation
 
 @settings(max_examples=30, deadline=None, database=None)
 @given(st.data())
@@ -79,27 +78,6 @@ def test_a_variadic_outputs_count_is_spec_data(inputs, attributes, count):
     case = Case(spec_id=spec.id, inputs=tuple(inputs), attributes=attributes, expected=Expectation("error", relation="x"),
                 outputs_requested=(True,))
     assert len(onnx_model.output_slots(spec, case)) == count
-
-
-@pytest.mark.parametrize("mutation, expected", [
-    (("outputs: [{name: Y, type: T}]", "outputs: [{name: Y, type: T, values: {typical: [0, 1]}}]"),
-     "field values: only an input is drawn from a range"),
-    (("inputs: [{name: X, type: T, rank: [1, null]}]", "inputs: [{name: X, type: T, rank: [1, null], values: {typical: [3, 1]}}]"),
-     "field values.typical: got [3, 1], expected lo <= hi"),
-    (("inputs: [{name: X, type: T, rank: [1, null]}]", "inputs: [{name: X, type: T, rank: [1, null], values: {typical: [0, 'n']}}]"),
-     "unknown name(s) ['n']"),
-    (("outputs: [{name: Y, type: T}]", "outputs: [{name: Y, type: T, arity: '2'}]"),
-     "field arity: only a variadic output has an arity"),
-    (("axis: {type: int, default: 0}", "axis: {type: int, default: 0, tensor: {type: T, shape: [1]}}"),
-     "field tensor: got an attribute of type 'int', expected type tensor"),
-])
-def test_draw_hints_are_checked_when_the_spec_loads(tmp_path, mutation, expected):
-    text = GOOD.replace(*mutation)
-    assert text != GOOD
-    path = write(tmp_path, "Foo", text)
-    with pytest.raises(SpecError) as e:
-        specs.load_file(path)
-    assert str(path) in str(e.value) and expected in str(e.value) and "\n" not in str(e.value)
 
 
 @pytest.mark.parametrize("sid", ["onnx::BatchNormalization-6", "onnx::BatchNormalization-9", "onnx::BatchNormalization-15"])

@@ -54,6 +54,18 @@ def test_good_file_loads(tmp_path):
         (("operator: Foo", "operator: Bar"), "expected the file name 'Foo'"),
         (("since: 1", "since: one"), "field versions[0].since: got 'one', expected integer"),
         (("versions:", "versions: 3\nx:"), "field "),
+        # draw hints (docs/spec-format.md, "Draw hints")
+        (("outputs: [{name: Y, type: T}]", "outputs: [{name: Y, type: T, values: {typical: [0, 1]}}]"),
+         "field values: only an input is drawn from a range"),
+        (("inputs: [{name: X, type: T, rank: [1, null]}]", "inputs: [{name: X, type: T, rank: [1, null], values: {typical: [3, 1]}}]"),
+         "field values.typical: got [3, 1], expected lo <= hi"),
+        (("inputs: [{name: X, type: T, rank: [1, null]}]", "inputs: [{name: X, type: T, rank: [1, null], values: {typical: [0, 'n']}}]"),
+         "unknown name(s) ['n']"),
+        (("outputs: [{name: Y, type: T}]", "outputs: [{name: Y, type: T, arity: '2'}]"),
+         "field arity: only a variadic output has an arity"),
+        (("axis: {type: int, default: 0}", "axis: {type: int, default: 0, tensor: {type: T, shape: [1]}}"),
+         "field tensor: got an attribute of type 'int', expected type tensor"),
+        (("    relations:", "    output_sets: [{asked: [Z]}]\n    relations:"), "field asked: got ['Z'], expected output names ['Y']"),
     ],
 )
 def test_malformed_file_is_refused_with_one_line(tmp_path, mutation, expected):
