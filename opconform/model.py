@@ -377,10 +377,19 @@ class Verdict(str, enum.Enum):
     UNSUPPORTED = "unsupported"  # backend says it does not implement this type/attr/opset
     CRASH = "crash"
     TIMEOUT = "timeout"
+    SLOW = "slow"  # right answers, but time or memory grows past what the spec states (stress profile)
+    HARNESS_ERROR = "harness-error"  # opconform itself failed on the case: never blamed on the backend
 
     @property
     def is_failure(self) -> bool:
-        return self not in (Verdict.PASS, Verdict.UNSUPPORTED)
+        """A finding about the backend. A harness error is not one: it is opconform's own defect
+        (the project's tests fail on it instead)."""
+        return self not in (Verdict.PASS, Verdict.UNSUPPORTED, Verdict.HARNESS_ERROR)
+
+    @property
+    def ran(self) -> bool:
+        """Whether the backend answered the case (pass rates count only these)."""
+        return self not in (Verdict.UNSUPPORTED, Verdict.HARNESS_ERROR)
 
 
 @dataclass
