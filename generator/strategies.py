@@ -50,7 +50,8 @@ def _row_drafts(spec: SpecVersion, prof: profiles.Profile) -> Callable[..., st.S
     if entry is not None and entry[0]() is spec:
         return entry[1]
     made = _define_row_drafts(spec, prof, spec_factors(spec))
-    _ROW_DRAFTS[key] = (weakref.ref(spec, lambda _, key=key: _ROW_DRAFTS.pop(key, None)), made)
+    # the callback holds the dict itself: at interpreter exit the module global may already be None
+    _ROW_DRAFTS[key] = (weakref.ref(spec, lambda _, key=key, drafts=_ROW_DRAFTS: drafts.pop(key, None)), made)
     return made
 
 
