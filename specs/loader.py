@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import jsonschema
+import numpy as np
 import yaml
 
 from opconform import dtypes, tensors
@@ -300,16 +301,39 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
         policies=tuple(policies),
         examples=tuple(examples),
         errata=tuple(Erratum(e["id"], e["text"], e["reading"]) for e in v.get("errata", [])),
-        tolerance=Tolerance(
-            tol.get("rtol", 0.0),
-            tol.get("atol", 0.0),
-            {k: (t.get("rtol", 0.0), t.get("atol", 0.0)) for k, t in tol.get("per_type", {}).items()},
-        ),
+        tolerance=_tolerance(tol, inputs + outputs, f"{where}.tolerance"),
         signed_zero=v.get("signed_zero", "equal"),
         notes=v.get("notes", ""),
         known_shared_bugs=_known_shared_bugs(v.get("known_shared_bugs", []), known, where),
         output_sets=_output_sets(v.get("output_sets", []), outputs, known, where),
     )
+
+
+# a float type's rtol must stay below the unit roundoff of the next narrower float type, or a
+# result computed in that type (float64 through float32) would pass as the wider type's own
+_NARROWER = {"float64": "float32", "float32": "float16"}
+
+
+def _tolerance(tol: dict, ports: tuple[Port, ...], where: str) -> Tolerance:
+    """The version's tolerance. A non-exact one names every float type the version's ports admit
+    in per_type (a float64 falling back to float32's tolerance let float64 computed in float32
+    pass), and each rtol is finer than the unit roundoff of the next narrower float type."""
+    per_type = {k: (t.get("rtol", 0.0), t.get("atol", 0.0)) for k, t in tol.get("per_type", {}).items()}
+    out = Tolerance(tol.get("rtol", 0.0), tol.get("atol", 0.0), per_type)
+    if not (out.rtol or out.atol or any(r or a for r, a in per_type.values())):
+        return out  # exact
+    floats = sorted({t for p in ports for t in p.types if dtypes.get(t).is_float})
+    missing = [t for t in floats if t not in per_type]
+    if missing:
+        raise SpecError(f"{where}.per_type: no entry for {', '.join(missing)}; a non-exact tolerance names every float "
+                        f"type the version admits ({', '.join(floats)})")
+    for name, narrower in _NARROWER.items():
+        if name in per_type:
+            roundoff = float(np.finfo(dtypes.get(narrower).numpy).eps) / 2
+            if per_type[name][0] >= roundoff:
+                raise SpecError(f"{where}.per_type.{name}.rtol: got {per_type[name][0]}, expected below {roundoff:.3g} "
+                                f"(the unit roundoff of {narrower}: a {name} result computed in {narrower} would pass)")
+    return out
 
 
 def _output_sets(items: list, outputs: tuple[Port, ...], known: set[str], where: str) -> tuple[OutputSet, ...]:
