@@ -255,9 +255,13 @@ class Expectation:
     kind: str  # "outputs" | "error" | "undefined"
     alternatives: tuple[Alternative, ...] = ()
     relation: str | None = None  # the broken relation, for "error" and "undefined"
+    # "outputs" only: the policies under which the inputs are invalid (an option of a policy that
+    # makes them so, Range's scalar_inputs: strict), so that refusing them passes too; `relation`
+    # then names what they break
+    refused_under: Mapping[str, str] | None = None
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "kind": self.kind,
             "relation": self.relation,
             "alternatives": [
@@ -265,12 +269,16 @@ class Expectation:
                 for a in self.alternatives
             ],
         }
+        if self.refused_under is not None:
+            out["refused_under"] = dict(self.refused_under)
+        return out
 
     @classmethod
     def from_json(cls, d: Mapping) -> "Expectation":
         return cls(
             kind=d["kind"],
             relation=d.get("relation"),
+            refused_under=d.get("refused_under"),
             alternatives=tuple(
                 Alternative(dict(a["policies"]), tuple(tensors.decode(o) for o in a["outputs"]))
                 for a in d.get("alternatives", ())

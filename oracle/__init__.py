@@ -84,7 +84,9 @@ def evaluate(
 
 def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[str, Any]) -> Expectation:
     """Everything the spec allows for these inputs: one alternative per distinct outcome
-    over every combination of open choices, or the error the spec requires."""
+    over every combination of open choices, or the error the spec requires. Where some options
+    make the inputs invalid (the operator module raises an error relation under them) and others
+    do not, the others' outcomes with `refused_under` naming the options that refuse."""
     inputs = strings.as_str_inputs(inputs)
     try:
         specs.require(spec, inputs, dict(attributes))
@@ -94,6 +96,8 @@ def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[st
     resolved = spec.resolved_attributes(dict(attributes))
     names = [p.name for p in spec.policies]
     alternatives: list[Alternative] = []
+    refused: RelationBroken | None = None
+    refusing: list[dict[str, str]] = []  # the combinations of options under which the inputs are invalid
     for combo in itertools.product(*[p.options for p in spec.policies]):
         pol = dict(zip(names, combo))
         try:
@@ -101,10 +105,21 @@ def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[st
         except RelationBroken as e:
             # an oracle-side relation: one the relation language cannot state (the integer
             # overflow of a reduction's sums), raised by the operator module from its own arithmetic
-            return Expectation("error" if e.on_violation == "error" else "undefined", relation=e.relation)
+            if e.on_violation != "error":
+                return Expectation("undefined", relation=e.relation)
+            # an error under these options only (Range's scalar_inputs: strict) leaves the others' outputs allowed
+            refused = refused or e
+            refusing.append(pol)
+            continue
         strings.check_outputs(spec.id, outs)
         if not any(_same(outs, a.outputs) for a in alternatives):
             alternatives.append(Alternative(pol, outs))
+    if refused is not None and not alternatives:
+        return Expectation("error", relation=refused.relation)
+    if refused is not None:
+        # the options every refusing combination shares: the ones that make the inputs invalid
+        under = {k: v for k, v in refusing[0].items() if all(c[k] == v for c in refusing)}
+        return Expectation("outputs", tuple(alternatives), relation=refused.relation, refused_under=under)
     return Expectation("outputs", tuple(alternatives))
 
 

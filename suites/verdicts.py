@@ -58,6 +58,9 @@ def judge(spec: SpecVersion, case: Case, outcome: Outcome) -> tuple[Verdict, str
         return Verdict.ACCEPTED_INVALID, f"got outputs, expected an error (relation {exp.relation}) [{call}]", None
     if exp.kind != "outputs":
         raise ValueError(f"case {case.id}: expectation kind {exp.kind!r}; expected outputs, error or undefined")
+    if exp.refused_under is not None and outcome.status in ("error", "unsupported"):
+        under = ", ".join(f"{k}={v}" for k, v in exp.refused_under.items())
+        return Verdict.PASS, f"refused, as {under} allows (relation {exp.relation}) [{call}]", dict(exp.refused_under)
     if outcome.status == "unsupported":
         return Verdict.UNSUPPORTED, f"{outcome.message} [{call}]", None
     if outcome.status != "ok":
