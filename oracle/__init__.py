@@ -98,7 +98,11 @@ def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[st
     alternatives: list[Alternative] = []
     refused: RelationBroken | None = None
     refusing: list[dict[str, str]] = []  # the combinations of options under which the inputs are invalid
-    for combo in itertools.product(*[p.options for p in spec.policies]):
+    # a module may name the policies that can matter for these inputs (Unique's seven): the
+    # others keep their default instead of multiplying the runs by their options
+    in_play = getattr(mod, "policies_in_play", None)
+    live = None if in_play is None else in_play(spec, list(inputs), resolved)
+    for combo in itertools.product(*[p.options if live is None or p.name in live else (p.default,) for p in spec.policies]):
         pol = dict(zip(names, combo))
         try:
             outs = tuple(mod.run(spec, list(inputs), resolved, pol))
