@@ -33,6 +33,12 @@ evaluating c: Gemm's K under transA):
                                element, per row, or per row of each matrix)
     a == floor(a)              attribute a becomes an integral value next to it (Gemm's alpha
                                for integer tensors), on the same side of its default
+    rank(X) != E               X is drawn again with another rank its port allows (CumSum's axis:
+                               one element is a 0-D tensor, not a 1-D one)
+    C(a, dtypes)               a conjunct reading one attribute a with listed values and otherwise
+                               only element types, presence, other attributes and constants: a is
+                               set to a listed value under which it holds (BitCast's `to`, of the
+                               input's bit width); its breaker sets one under which it fails
 
 Either side of `==` may hold X. Fixes run in an order where a fix that sets X comes before every
 fix that reads X (GroupNormalization: X's channel count is made a multiple of num_groups before
@@ -52,7 +58,7 @@ import ast
 import copy
 import math
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -215,6 +221,13 @@ def _size_rule(at_most: bool) -> ShapeRule:
 
 def _rank_rule(draw, d, env, i, rhs):
     return draw(shapes.shapes(int(rhs), d.profile))
+
+
+def _other_rank_rule(draw, d, env, i, rhs):
+    """X drawn again with a rank its port allows other than rhs (None when there is none)."""
+    lo, hi = shapes.rank_bounds(d.spec.inputs[min(i, len(d.spec.inputs) - 1)], d.profile)
+    others = [r for r in range(lo, hi + 1) if r != int(rhs)]
+    return draw(shapes.shapes(draw(st.sampled_from(others)), d.profile)) if others else None
 
 
 def _rank_at_least_rule(floor: int) -> ShapeRule:
@@ -513,10 +526,13 @@ def breakers(spec: SpecVersion) -> dict[str, Callable]:
     conjuncts the solver does not read has none here."""
     plan = compile_plan(spec)
     by_relation: dict[str, list[Fix]] = {}
+    by_attribute: dict[str, list[Fix]] = {}
     for f in plan.fixes:
-        if f.breaks is not None and not f.attribute:
-            by_relation.setdefault(f.relation, []).append(f)
-    return {rid: _holding_the_rest(_breaker(fixes), plan, rid) for rid, fixes in by_relation.items()}
+        if f.breaks is not None:
+            (by_attribute if f.attribute else by_relation).setdefault(f.relation, []).append(f)
+    out = {rid: _holding_the_rest(_attribute_breaker(fixes), plan, rid) for rid, fixes in by_attribute.items()}
+    out.update({rid: _holding_the_rest(_breaker(fixes), plan, rid) for rid, fixes in by_relation.items()})
+    return out
 
 
 def _holding_the_rest(breaks: Callable, plan: Plan, relation: str) -> Callable:
@@ -531,6 +547,17 @@ def _holding_the_rest(breaks: Callable, plan: Plan, relation: str) -> Callable:
                    for i, x in enumerate(d.inputs) if i >= len(before) or x is not before[i]}
         if changed:
             plan.apply(draw, d, skip=lambda f: f.relation == relation or f.target in changed or not (f.reads & changed))
+    return breaker
+
+
+def _attribute_breaker(fixes: list[Fix]) -> Callable:
+    """One of the relation's attribute fixes that applies sets its attribute to a value that breaks it."""
+    def breaker(draw, d: Draft) -> None:
+        env = specs.environment(d.spec, d.inputs, d.attributes)
+        usable = [f for f in fixes if _applies(f, env)]
+        if usable:
+            f = usable[draw(st.integers(0, len(usable) - 1))]
+            _set_attribute(draw, d, env, replace(f, rule=f.breaks))
     return breaker
 
 
@@ -577,14 +604,17 @@ def compile_plan(spec: SpecVersion) -> Plan:
 
 @dataclass(frozen=True)
 class _Names:
-    """What a conjunct may name: the spec's non-variadic inputs, and its attributes with their defaults."""
+    """What a conjunct may name: the spec's non-variadic inputs, and its attributes with their
+    defaults and (those that list them) their allowed values."""
 
     inputs: tuple[str, ...]
     defaults: dict[str, Any]
+    allowed: dict[str, tuple]
 
 
 def _compile(spec: SpecVersion) -> Plan:
-    names = _Names(tuple(p.name for p in spec.inputs if not p.variadic), {a.name: a.default for a in spec.attributes})
+    names = _Names(tuple(p.name for p in spec.inputs if not p.variadic), {a.name: a.default for a in spec.attributes},
+                   {a.name: tuple(a.allowed) for a in spec.attributes if a.allowed})
     parts = conjuncts(spec)
     implied = _implied_broadcasts(parts)
     found: list[Fix] = []
@@ -727,7 +757,7 @@ def _implied_broadcasts(parts: list[tuple[str, Any, ast.AST]]) -> set[int]:
 def _fixes(rid: str, part: ast.AST, when, names: _Names) -> list[Fix]:
     """The fixes of one conjunct (none when it has no form the solver knows)."""
     if isinstance(part, ast.BoolOp) and isinstance(part.op, ast.Or):
-        fix = _disjunction(rid, part, when, names)
+        fix = _disjunction(rid, part, when, names) or _allowed_choice(rid, part, when, names, _compiled(part))
         return [] if fix is None else [fix]
     fix = _fix(rid, part, when, names)
     return fix if isinstance(fix, list) else [] if fix is None else [fix]
@@ -751,7 +781,8 @@ def _fix(rid: str, part: ast.AST, when, names: _Names) -> Fix | list[Fix] | None
 
     if u := _unidirectional(part):  # Y unidirectionally broadcastable to E
         return make("unidirectional", u[0], u[1], _unidirectional_rule)
-    if fix := _integral(rid, part, when, names, check) or _listed_value(rid, part, when, names, check):
+    if fix := (_integral(rid, part, when, names, check) or _listed_value(rid, part, when, names, check)
+               or _allowed_choice(rid, part, when, names, check)):
         return fix
     if fix := _at_most(rid, part, when, inputs, check):
         return fix
@@ -772,6 +803,10 @@ def _fix(rid: str, part: ast.AST, when, names: _Names) -> Fix | list[Fix] | None
                         and rhs.value == 0 and (xk := _shape_index(lhs.left))):
                     return make("multiple", xk[0], lhs.right, _dim_rule(xk[1], multiple=True),
                                 _dim_break(xk[1], "multiple"), also_reads=lhs.left)
+        if isinstance(op, ast.NotEq):
+            for lhs, rhs in ((left, right), (right, left)):
+                if x := _call(lhs, "rank"):
+                    return make("rank-not", x, rhs, _other_rank_rule, _rank_rule)
         if isinstance(op, ast.LtE) and (x := _call(left, "size", "len")):
             return make("size-at-most", x, right, _size_rule(at_most=True))
         if isinstance(op, (ast.GtE, ast.Gt)) and isinstance(right, ast.Constant) and isinstance(right.value, int):
@@ -839,6 +874,44 @@ def _listed_rule(options: tuple) -> AttributeRule:
     return rule
 
 
+class _TypesOut(ast.NodeTransformer):
+    """dtype(X) and present(X) replaced by a constant: what is left names no input when a conjunct
+    reads of the inputs only their element types and presence."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if getattr(node.func, "id", "") in ("dtype", "present") and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            return ast.Constant(0)
+        return self.generic_visit(node)
+
+
+def _allowed_choice(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | None:
+    """A conjunct that reads one attribute with listed values and otherwise only element types,
+    presence, other attributes and constants (BitCast: the bit width `to` names equals the
+    input's): a fix setting the attribute to a listed value under which the conjunct holds, and a
+    breaker setting one under which it fails."""
+    rest = {n.id for n in ast.walk(_TypesOut().visit(copy.deepcopy(part))) if isinstance(n, ast.Name)}
+    listed = [a for a in rest if a in names.allowed]
+    if len(listed) != 1 or rest & set(names.inputs) or not rest <= set(names.defaults):
+        return None
+    target = listed[0]
+    options = names.allowed[target]
+
+    def choose(holding: bool) -> AttributeRule:
+        def rule(draw, d, env, i, rhs):
+            fit = [v for v in options if _judged(check, {**env, target: v}) is holding]
+            return draw(st.sampled_from(fit)) if fit else None
+        return rule
+    return Fix(rid, "choice", target, frozenset(), when, check, None, choose(True), choose(False), attribute=True)
+
+
+def _judged(test: Callable[[dict], Any], env: dict) -> bool | None:
+    """The test's truth on env, or None where it cannot be evaluated."""
+    try:
+        return bool(np.all(test(env)))
+    except (expr.ExprError, TypeError, ValueError, IndexError):
+        return None
+
+
 class _Rename(ast.NodeTransformer):
     def __init__(self, old: str, new: str):
         self.old, self.new = old, new
@@ -891,12 +964,18 @@ def _shape_of(x: Any) -> tuple[int, ...]:
     return tuple(int(s) for s in np.shape(x))
 
 
+# forms that only rule one value out: in a disjunction they are guards (GatherElements'
+# `rank(indices) != rank(data) or ...` says when the rest applies), never fixes
+_GUARD_FORMS = {"rank-not"}
+
+
 def _disjunction(rid: str, part: ast.BoolOp, when, names: _Names) -> Fix | None:
     """`G or .. or D`: see the module text. The input X is the one most disjuncts have fixes for
     (the last such disjunct's on a tie); a disjunct's conjuncts without a fix for X are its guards."""
     options: list[tuple[list[Fix], list[Callable[[dict], Any]], list[ast.AST]]] = []
     per_disjunct: list[list[tuple[ast.AST, list[Fix]]]] = [
-        [(c, [f for f in _fixes(rid, c, None, names) if not f.attribute]) for c in _and_parts(v)] for v in part.values]
+        [(c, [f for f in _fixes(rid, c, None, names) if not f.attribute and f.form not in _GUARD_FORMS])
+         for c in _and_parts(v)] for v in part.values]
     counts: dict[str, tuple[int, int]] = {}
     for k, entries in enumerate(per_disjunct):
         for t in {f.target for _, fs in entries for f in fs}:

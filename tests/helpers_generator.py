@@ -57,3 +57,16 @@ def draft_of(spec: SpecVersion, arrays, attributes=None):
     d.constant_inputs = [False] * len(arrays)
     d.attributes = dict(attributes or {})
     return d
+
+
+def assert_must_refuse_drafts(spec: SpecVersion, relation: str, tries: int, at_least: int) -> None:
+    """Each must-refuse draft counted (invalid_drafts, no retries): at least `at_least` of `tries`
+    give a case, and every case breaks `relation` first."""
+    from opconform.generator import sampling, strategies
+
+    strategy = strategies.invalid_drafts(spec, "ci", [relation])
+    drafts = [d for k in range(tries) if (d := sampling.draw_one(strategy, f"refuse:{spec.id}:{relation}:{k}")) is not None]
+    assert len(drafts) >= at_least, f"{tries - len(drafts)} of {tries} tries to break {relation} rejected"
+    for d in drafts:
+        failing = [s for s in specs.check_all(spec, list(d.inputs), dict(d.attributes)) if s.state == "broken"]
+        assert failing[0].id == relation, [s.id for s in failing]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from opconform import specs
-from helpers_generator import draft_of
+from helpers_generator import assert_must_refuse_drafts, draft_of
 from opconform.generator import hooks, sampling, solver, strategies
 
 
@@ -130,12 +130,7 @@ def test_relations_the_removed_hooks_broke_still_get_must_refuse_cases(sid, rela
     breaks its relation first."""
     spec = specs.load(sid)
     assert relation in strategies.error_relations(spec)
-    strategy = strategies.invalid_drafts(spec, "ci", [relation])
-    drafts = [d for k in range(20) if (d := sampling.draw_one(strategy, f"refuse:{sid}:{relation}:{k}")) is not None]
-    assert len(drafts) >= 10, f"{20 - len(drafts)} of 20 tries to break {relation} rejected"
-    for d in drafts:
-        failing = [s for s in specs.check_all(spec, list(d.inputs), dict(d.attributes)) if s.state == "broken"]
-        assert failing[0].id == relation, [s.id for s in failing]
+    assert_must_refuse_drafts(spec, relation, tries=20, at_least=10)
 
 
 @pytest.mark.parametrize("sid,relation", [

@@ -10,25 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from opconform.oracle.kernels import precision
-from opconform.oracle.kernels.indexing import axis_of
-
-
-def run(spec, inputs, attributes, policies):
-    x = np.asarray(inputs[0])
-    axis = axis_of(np.asarray(inputs[1]).reshape(-1)[0], x.ndim)
-    v = np.flip(x, axis) if attributes["reverse"] else x
-    if attributes["exclusive"]:
-        # shift by one along axis (zero first) instead of subtracting x, which would turn inf into NaN
-        zero = np.zeros(v.shape[:axis] + (1,) + v.shape[axis + 1:], dtype=v.dtype)
-        v = np.take(np.concatenate([zero, v], axis=axis), np.arange(v.shape[axis]), axis=axis)
-    if x.dtype.kind in "iu":
-        _refuse_overflow(spec, v, axis)
-        acc = x.dtype
-    else:
-        acc = x.dtype if precision.narrow_policy(policies) else np.float64
-    with np.errstate(all="ignore"):  # inf + -inf is NaN, as the sum means
-        y = precision.to_type(np.cumsum(precision.to_type(v, acc), axis=axis, dtype=acc), x.dtype)
-    return (np.flip(y, axis) if attributes["reverse"] else y,)
+from opconform.oracle.kernels.scan import scan_operator
 
 
 def _refuse_overflow(spec, v: np.ndarray, axis: int) -> None:
@@ -38,3 +20,6 @@ def _refuse_overflow(spec, v: np.ndarray, axis: int) -> None:
         est = np.cumsum(v.astype(object), axis=axis)
     bad = (est > hi) | (est < lo)
     precision.refuse_overflow(spec.id, np.asarray(bad, dtype=bool), f"{spec.operator} of {v.dtype} (running sum)")
+
+
+run = scan_operator(np.cumsum, 0, _refuse_overflow)
