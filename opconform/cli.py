@@ -24,7 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gate": ("opconform.commands.gate", "CI gate: exit 1 on regressions against a baseline"),
     "consensus": ("opconform.commands.consensus", "valid cases where backends agree with each other against the oracle (check the spec)"),
     "shrink": ("opconform.commands.shrink", "shrink each failure group of a results directory to a minimal case"),
-    "coverage": ("opconform.commands.coverage", "table of the 188 ONNX operators and what opconform covers"),
+    "coverage": ("opconform.commands.coverage", "table of every standard ONNX operator and what opconform covers"),
 }
 
 

@@ -1,7 +1,7 @@
-"""Coverage of the standard ONNX operator set: what opconform has for each of the 188 operators.
+"""Coverage of the standard ONNX operator set: what opconform has for each standard operator.
 
-For every operator of reports/onnx-ops.txt (the standard-domain operators the onnx-mlir dialect
-reference lists): the spec versions in the library, whether every version has an oracle and a
+For every standard-domain ONNX operator (opconform.specs.catalog: the 188 the onnx-mlir dialect
+reference lists, those ONNX added since, and any other the installed onnx defines): the spec versions in the library, whether every version has an oracle and a
 generator strategy, how many official ONNX node cases the oracle passes, and which backends the
 given results directories ran on it. An operator is complete when all of those hold and every
 official case passes.
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Iterable, Mapping
 
 from opconform import specs
 from opconform.model import SpecError
+from opconform.specs import catalog
 
-OPS_FILE = Path(__file__).with_name("onnx-ops.txt")
+OPS_FILE = catalog.LIST_FILE  # the starting list of 188; operators() counts every standard operator
 
 
 @dataclass(frozen=True)
@@ -52,9 +52,8 @@ class CoverageRow:
 
 
 def operators() -> list[str]:
-    """The 188 standard-domain ONNX operators, in file order."""
-    lines = OPS_FILE.read_text(encoding="utf-8").splitlines()
-    return [s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#")]
+    """Every standard-domain ONNX operator: the list's 188 in file order, then those added since."""
+    return [op.name for op in catalog.standard_operators()]
 
 
 def backends_by_operator(results_dirs: Iterable[str | os.PathLike]) -> dict[str, set[str]]:
@@ -119,7 +118,7 @@ def picked(only: Iterable[str] | None = None) -> list[str]:
     out = known if only is None else list(only)
     unknown = [op for op in out if op not in known]
     if unknown:
-        raise ValueError(f"not standard ONNX operators: {', '.join(unknown)} (expected names from {OPS_FILE.name})")
+        raise ValueError(f"not standard ONNX operators: {', '.join(unknown)} (expected names from the standard ONNX domain)")
     return out
 
 

@@ -1,4 +1,4 @@
-"""`opconform coverage` and opconform.reports.coverage: the table of the 188 standard ONNX operators."""
+"""`opconform coverage` and opconform.reports.coverage: the table of every standard ONNX operator."""
 from __future__ import annotations
 
 import json
@@ -10,14 +10,39 @@ from opconform import cli, oracle, specs
 from opconform.commands.coverage import library_facts
 from opconform.oracle import official
 from opconform.reports import coverage
+from opconform.specs import catalog
 
 
-def test_operator_list_is_the_188_standard_operators():
+def test_operator_list_is_the_188_then_the_added_then_what_onnx_defines():
     ops = coverage.operators()
-    assert len(ops) == 188 and len(set(ops)) == 188
-    assert {"Abs", "Add", "GatherND", "Unique", "Where"} <= set(ops)
+    assert len(ops) == len(set(ops))
+    listed = catalog.read_names(catalog.LIST_FILE)
+    assert len(listed) == 188 and ops[:188] == listed
     header = coverage.OPS_FILE.read_text().splitlines()[0]
     assert header.startswith("#") and "188" in header
+    added = catalog.read_names(catalog.ADDED_FILE)
+    assert len(added) == 15 and ops[188:203] == added and {"Swish", "CumProd"} <= set(added)
+    # every standard operator the installed onnx defines is counted, whichever list names it
+    assert set(catalog.defined_by_onnx()) <= set(ops)
+
+
+def test_specs_missing_lists_exactly_the_operators_without_a_spec_file(tmp_path, capsys):
+    (tmp_path / "onnx").mkdir()
+    for op in ("Abs", "Swish"):
+        (tmp_path / "onnx" / f"{op}.yaml").write_text("")
+    assert cli.main(["specs", "--missing", "--spec-dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    listed = [line.split("\t")[0] for line in out.splitlines()]
+    assert "Abs" not in listed and "Swish" not in listed
+    assert listed == [op for op in coverage.operators() if op not in ("Abs", "Swish")]
+    assert dict(line.split("\t") for line in out.splitlines())["CumProd"] == "added to ONNX since the list"
+    assert err.strip() == f"{len(listed)} of {len(coverage.operators())} standard ONNX operators have no spec"
+
+
+def test_specs_missing_refuses_a_folder_that_is_no_spec_library(tmp_path, capsys):
+    assert cli.main(["specs", "--missing", "--spec-dir", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--spec-dir" in err[0] and "onnx/ folder" in err[0]
 
 
 def test_row_of_an_operator_with_spec_and_oracle():

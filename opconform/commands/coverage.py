@@ -1,4 +1,4 @@
-"""`opconform coverage [--results DIR...] [--json] [--only OP...]`: the 188 standard ONNX operators
+"""`opconform coverage [--results DIR...] [--json] [--only OP...]`: every standard ONNX operator
 and what opconform has for each (spec versions, oracle, strategies, official node cases, backends run).
 
 `opconform coverage --spec PATTERN [--profile P] [--seed S]`: the generator's factor coverage

@@ -1,6 +1,10 @@
 """`opconform specs`: spec library tools.
 
+    opconform specs --missing [--spec-dir DIR]
     opconform specs import-onnx OP... [--out-dir DIR] [--min-opset 13] [--no-official]
+
+--missing lists the standard ONNX operators without a spec file (opconform.specs.catalog: the
+onnx-mlir reference's 188, those ONNX added since, and any other the installed onnx defines).
 
 writes a spec skeleton per operator from onnx.defs, or, for a file that exists, reports how it
 drifts from onnx.defs (exit 1 when it does). The versions included are those in force at some opset
@@ -13,12 +17,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from opconform.specs import SPEC_ROOT, onnx_import
+from opconform.specs import SPEC_ROOT, catalog, onnx_import
 from opconform.commands import mistakes
 from opconform.model import SpecError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--missing", action="store_true", help="list the standard ONNX operators that have no spec file")
+    parser.add_argument("--spec-dir", type=Path, default=SPEC_ROOT, help="with --missing: the spec library to look in (default: the installed one)")
     sub = parser.add_subparsers(dest="specs_command", metavar="TOOL")
     p = sub.add_parser("import-onnx", help="write spec skeletons from onnx.defs, or report drift of existing files")
     p.add_argument("operators", nargs="+", metavar="OP", help="ONNX operator names, e.g. Abs Add")
@@ -57,8 +63,26 @@ def _import_onnx(args: argparse.Namespace) -> int:
     return status
 
 
+def _missing(spec_dir: Path) -> int:
+    if not (spec_dir / "onnx").is_dir():
+        print(f"opconform specs: --spec-dir {spec_dir}: expected a spec library with an onnx/ folder", file=sys.stderr)
+        return 2
+    lacking = catalog.missing(spec_dir)
+    origin = {"list": "onnx-mlir reference list", "added": "added to ONNX since the list", "onnx": "defined by the installed onnx"}
+    for op in lacking:
+        print(f"{op.name}\t{origin[op.origin]}")
+    total = len(catalog.standard_operators())
+    print(f"{len(lacking)} of {total} standard ONNX operators have no spec", file=sys.stderr)
+    return 0
+
+
 def main(args: argparse.Namespace) -> int:
+    if args.missing:
+        if args.specs_command:
+            print("opconform specs: --missing takes no tool; run it alone", file=sys.stderr)
+            return 2
+        return _missing(args.spec_dir)
     if args.specs_command == "import-onnx":
         return _import_onnx(args)
-    print("opconform specs: expected a tool, e.g. `opconform specs import-onnx Abs`", file=sys.stderr)
+    print("opconform specs: expected a tool or --missing, e.g. `opconform specs import-onnx Abs`", file=sys.stderr)
     return 2
