@@ -60,6 +60,12 @@ def _changed_in_normal_range(got, want):
         return bool(np.any((got != want) & np.isfinite(want) & (np.abs(want) >= 1e-3)))
 
 
+# float64 entries that say why the text computes in float32 (`narrower:`): the normalizations'
+# stash_type, the windows' function bodies. Another needs a reason as good, and a line here
+COMPUTED_NARROWER_BY_THE_TEXT = {"LayerNormalization", "GroupNormalization", "RMSNormalization",
+                                 "HannWindow", "HammingWindow", "BlackmanWindow"}
+
+
 def test_every_non_exact_tolerance_names_each_float_type_it_admits():
     for v in specs.all_versions():
         t = v.tolerance
@@ -67,7 +73,7 @@ def test_every_non_exact_tolerance_names_each_float_type_it_admits():
             continue
         admitted = {ty for p in v.inputs + v.outputs for ty in p.types if ty in FLOATS}
         assert admitted <= set(t.per_type), (v.id, admitted - set(t.per_type))
-        if "float64" in t.per_type:
+        if "float64" in t.per_type and v.operator not in COMPUTED_NARROWER_BY_THE_TEXT:
             assert t.for_type("float64")[0] < np.finfo(np.float32).eps / 2, v.id
 
 
@@ -110,3 +116,9 @@ def test_an_exact_spec_needs_no_per_type_entries(tmp_path):
     text = SPEC.replace("    tolerance:\n      per_type:\n        float32: {rtol: 1.0e-5, atol: 1.0e-6}\n"
                         "        float64: {rtol: 1.0e-12, atol: 1.0e-13}\n", "")
     assert _load(tmp_path, text).tolerance.for_type("float64") == (0.0, 0.0)
+
+
+def test_an_entry_that_says_why_the_text_computes_narrower_may_be_coarser(tmp_path):
+    text = SPEC.replace("float64: {rtol: 1.0e-12, atol: 1.0e-13}",
+                        "float64: {rtol: 1.0e-4, atol: 1.0e-4, narrower: 'stash_type is float32'}")
+    assert _load(tmp_path, text).tolerance.for_type("float64") == (1e-4, 1e-4)
