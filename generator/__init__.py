@@ -28,6 +28,9 @@ from opconform.generator.probe_rows import (
 from opconform.generator.profiles import PROFILES, Profile, get as size_profile
 from opconform.generator.sampling import generate, generate_rows, has_strategy, restricted, spec_rows
 from opconform.generator.strategies import cases, drafts, error_relations, invalid_drafts
+from opconform.generator.stress import (
+    draw as stress_draw, elements as stress_elements, nbytes as stress_nbytes, sizes as stress_sizes,
+)
 from opconform.generator.tuple_coverage import tuple_coverage as factor_tuple_coverage
 from opconform.generator.variants import variants as case_variants
 from opconform.generator.values import edge_values, from_elements
@@ -38,6 +41,7 @@ __all__ = [
     "Factor", "constraints", "spec_factors", "exercised_values", "same_value", "factor_tuple_coverage",
     "draw_probes", "factor_preference", "probe_assignment", "probe_seeds", "rows_to_probe",
     "edge_values", "from_elements", "size_profile", "output_slots", "case_variants", "example_outputs",
+    "stress_draw", "stress_elements", "stress_nbytes", "stress_sizes",
 ]
 
 

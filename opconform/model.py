@@ -177,6 +177,40 @@ class OutputSet:
 
 
 @dataclass(frozen=True)
+class StressInput:
+    """How one input of a stress case is drawn at ladder size n: its element type, its shape (each
+    dimension an int or an expression of n) and its values: "random", "distinct", "equal",
+    "ascending", "descending", or an expression `below` (random integers in [0, below))."""
+
+    type: str
+    shape: tuple[int | str, ...]
+    values: str = "random"
+    below: str | None = None  # values "below": the bound, an expression of n
+
+
+@dataclass(frozen=True)
+class StressCase:
+    """One worst case of a stress ladder: inputs by name (an input left out is absent), the
+    attributes set, and the outputs asked (empty: all)."""
+
+    name: str
+    inputs: Mapping[str, StressInput]
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    outputs: tuple[str, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class StressHint:
+    """What the stress profile runs on a spec version: the growth of its time the spec states
+    (`complexity`, in the ladder size n) and the worst-case inputs to time it on."""
+
+    complexity: str  # a growth named in specs/schema.json: "n", "n log n", "n^2", ...
+    cases: tuple[StressCase, ...]
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class SpecVersion:
     """One version of one operator in one dialect: the unit everything else works on."""
 
@@ -199,6 +233,7 @@ class SpecVersion:
     notes: str = ""
     known_shared_bugs: tuple[KnownSharedBug, ...] = ()  # cases where backends agree against the spec, and why
     output_sets: tuple[OutputSet, ...] = ()  # the sets of outputs a node may ask for (empty: any subset)
+    stress: StressHint | None = None  # the stress profile's growth and worst cases (None: not stressed)
 
     @property
     def id(self) -> str:

@@ -22,7 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from opconform import __version__
-from opconform.reports import consensus_view, factor_coverage, links, matrix
+from opconform.reports import consensus_view, factor_coverage, links, matrix, stress_view
 from opconform.reports.groups import failure_groups
 from opconform.reports.links import anchor  # noqa: F401 -- re-exported: older callers import it from here
 from opconform.reports.pairs import PairView, pairs
@@ -47,6 +47,7 @@ VERDICT_MEANING = {
     "unsupported": "the backend says it does not implement this (type, attribute, opset); not counted in the pass rate",
     "crash": "the backend killed its process (a signal, an abort)",
     "timeout": "no answer within the per-case time limit",
+    "slow": "right answers, but time or memory grows clearly faster than the spec states, or far past the oracle's (stress profile)",
 }
 
 
@@ -148,6 +149,7 @@ def render_index(rs: ResultSet, *, coverage_table: Coverage | None = None, now: 
         "unsupported_page": links.UNSUPPORTED,
         "unsupported_id": links.unsupported_id,
         "consensus": consensus_view.of(rs),  # None with one backend: no section
+        "stress": stress_view.of(rs),  # None without a stress run: no section
         "script": script,
     }
     return (env or environment()).get_template("index.html.j2").render(**context)

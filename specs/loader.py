@@ -18,7 +18,7 @@ import yaml
 from opconform import dtypes, tensors
 from opconform.model import (
     Attribute, Domain, Erratum, Example, KnownSharedBug, OutputSet, Policy, Port, Relation, Source, Spec, SpecError,
-    SpecVersion, Tolerance, ValueRange,
+    SpecVersion, StressCase, StressHint, StressInput, Tolerance, ValueRange,
 )
 from opconform.specs import expr
 
@@ -306,7 +306,53 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
         notes=v.get("notes", ""),
         known_shared_bugs=_known_shared_bugs(v.get("known_shared_bugs", []), known, where),
         output_sets=_output_sets(v.get("output_sets", []), outputs, known, where),
+        stress=_stress(v.get("stress"), inputs, outputs, attr_names, where),
     )
+
+
+def _stress(s: dict | None, inputs: tuple[Port, ...], outputs: tuple[Port, ...], attr_names: set[str],
+            where: str) -> StressHint | None:
+    """The version's `stress:` block, checked: inputs, attributes and outputs it names exist, every
+    required input is drawn, element types are the port's, dimensions and bounds are expressions of n."""
+    if s is None:
+        return None
+    ports = {p.name: p for p in inputs}
+    out_names = [p.name for p in outputs]
+    cases, seen = [], set()
+    for k, c in enumerate(s["cases"]):
+        w = f"{where}.stress.cases[{k}] ({c['name']})"
+        if c["name"] in seen:
+            raise SpecError(f"{w}: field name: {c['name']!r} appears twice")
+        seen.add(c["name"])
+        drawn = {}
+        for name, d in c["inputs"].items():
+            if name not in ports:
+                raise SpecError(f"{w}: field inputs.{name}: no such input; expected one of {sorted(ports)}")
+            if d["type"] not in ports[name].types:
+                raise SpecError(f"{w}: field inputs.{name}.type: got {d['type']!r}, expected one of {list(ports[name].types)}")
+            for dim in d["shape"]:
+                if isinstance(dim, str):
+                    _check_expr(dim, {"n"}, f"{w}.inputs.{name}.shape")
+                elif dim < 0:
+                    raise SpecError(f"{w}: field inputs.{name}.shape: got {dim}, expected a size >= 0 or an expression of n")
+            values = d.get("values", "random")
+            below = None
+            if isinstance(values, dict):
+                below = str(values["below"])
+                _check_expr(below, {"n"}, f"{w}.inputs.{name}.values.below")
+                values = "below"
+            drawn[name] = StressInput(d["type"], tuple(d["shape"]), values, below)
+        missing = [p.name for p in inputs if not p.optional and not p.variadic and p.name not in drawn]
+        if missing:
+            raise SpecError(f"{w}: field inputs: lacks the required input(s) {missing}")
+        for key in c.get("attributes", {}):
+            if key not in attr_names:
+                raise SpecError(f"{w}: field attributes.{key}: no such attribute; expected one of {sorted(attr_names)}")
+        unknown = [n for n in c.get("outputs", ()) if n not in out_names]
+        if unknown:
+            raise SpecError(f"{w}: field outputs: got {unknown}, expected output names {out_names}")
+        cases.append(StressCase(c["name"], drawn, dict(c.get("attributes", {})), tuple(c.get("outputs", ())), c.get("text", "")))
+    return StressHint(s["complexity"], tuple(cases), s.get("text", ""))
 
 
 # a float type's rtol must stay below the unit roundoff of the next narrower float type, or a

@@ -96,7 +96,11 @@ class WorkerPool:
     def __init__(self, backend_ref: str, *, jobs: int, timeout: float, memory_limit_mb: int | None,
                  shard: str | None, on_result: Callable[[Any], None],
                  on_lost: Callable[[Item, str, str], None],
-                 on_harness_error: Callable[[str, str, str], None] = lambda *a: None):
+                 on_harness_error: Callable[[str, str, str], None] = lambda *a: None,
+                 worker_main: Callable[..., None] = worker.main):
+        # worker_main: the workers' entry point, speaking worker.main's protocol (the stress
+        # profile's workers time rungs instead: suites/stress_worker.py)
+        self.worker_main = worker_main
         self.backend_ref, self.jobs, self.timeout = backend_ref, max(1, jobs), timeout
         self.memory_limit = None if not memory_limit_mb else memory_limit_mb * 1024 * 1024
         self.shard = shard
@@ -109,7 +113,7 @@ class WorkerPool:
         parent, child = self._ctx.Pipe(duplex=True)
         flag = self._ctx.Value("i", worker.HARNESS, lock=False)
         position = self._ctx.Value("i", 0, lock=False)
-        p = self._ctx.Process(target=worker.main, args=(child, self.backend_ref, self.shard, flag, position), daemon=True)
+        p = self._ctx.Process(target=self.worker_main, args=(child, self.backend_ref, self.shard, flag, position), daemon=True)
         p.start()
         child.close()
         self.stats.workers_started += 1

@@ -3,6 +3,8 @@
 - smoke: seconds for a handful of specs; the project's own tests use it.
 - ci: every spec, a few minutes per backend on 2 cores.
 - certify: thorough, at most about an hour per backend on 2 cores.
+- stress: no drawn cases; each spec version's stress cases (its spec's `stress:` block) timed on a
+  ladder of sizes, 1e2 .. 1e7 elements, for the `slow` verdict (suites/stress.py).
 Every spec version also runs every worked example its spec file stores. Each generated case
 brings `variants` more that share its model signature (see generator/variants.py), so that a built
 model serves many cases.
@@ -32,6 +34,7 @@ class RunProfile:
     size: str  # generator size profile (opconform.generator.PROFILES)
     t: int = 0  # covering strength of the valid cases' rows (0: no rows, every valid case drawn freely)
     probe: bool = False  # ask the backend first which factor values it implements (suites/probe.py); rows only
+    ladder: bool = False  # no drawn cases: stress ladders of the spec's worst cases, timed (suites/stress.py)
 
     def variants_per_case(self, valid_cases: int, planned: int | None = None) -> int:
         """Value variants per case when a spec has `valid_cases` of them: `variants` up to
@@ -51,6 +54,8 @@ PROFILES: dict[str, RunProfile] = {
     # ci as it was before covering rows (every valid case drawn freely): the baseline that
     # benchmarks/bench_coverage.py and a wall-time comparison run against
     "ci-norows": RunProfile("ci-norows", valid=10, invalid=6, variants=15, size="ci", t=0),
+    # speed and memory: each spec version's stress cases on a ladder of sizes, 1e2 .. 1e7 elements
+    "stress": RunProfile("stress", valid=0, invalid=0, variants=0, size="stress", ladder=True),
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import warnings
 from time import perf_counter
-from typing import Any
+from typing import Any, Iterator
 
 # one thread per worker: the runner runs --jobs workers side by side (set before any library loads)
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "RUST_BACKTRACE": "0"}
@@ -20,16 +20,14 @@ BACKEND, HARNESS = 1, 0  # values of the shared phase flag
 FLUSH_SECONDS = 0.05
 
 
-def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, position: Any = None) -> None:
-    """phase_flag: a shared integer the parent reads after a death, to tell backend from harness.
-    position: a shared integer, the index in its batch of the case running (None: send each
-    result at once)."""
+def start(conn: Any, backend_ref: str, phase_flag: Any) -> Any:
+    """A worker's start: one thread, the phase flag wired, the backend loaded and "ready" sent;
+    the backend, or None after sending "fatal" (the backend cannot load)."""
     for k, v in THREAD_ENV.items():
         os.environ.setdefault(k, v)
     warnings.simplefilter("ignore")  # NaN and overflow are met on purpose; verdicts say what matters
-    from opconform import backends, specs
+    from opconform import backends
     from opconform.backends import base
-    from opconform.suites import record
 
     def on_phase(name: str) -> None:
         phase_flag.value = BACKEND if name == "backend" else HARNESS
@@ -42,8 +40,12 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
         conn.send(("ready", backend.version()))
     except Exception as e:  # noqa: BLE001 - reported to the parent as one line
         conn.send(("fatal", str(e).splitlines()[0] if str(e) else type(e).__name__))
-        return
-    known: dict = {}  # spec id -> SpecVersion, as the parent sent them (no YAML parsing here)
+        return None
+    return backend
+
+
+def messages(conn: Any) -> Iterator[tuple]:
+    """The batches the parent sends, (spec versions by id, batch, *more), until it sends None or closes."""
     while True:
         try:
             message = conn.recv()
@@ -51,7 +53,22 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             return
         if message is None:
             return
-        sent, batch, *more = message  # more: the cases' JSON encoded at generation, when the sender has it
+        yield message
+
+
+def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, position: Any = None) -> None:
+    """phase_flag: a shared integer the parent reads after a death, to tell backend from harness.
+    position: a shared integer, the index in its batch of the case running (None: send each
+    result at once)."""
+    backend = start(conn, backend_ref, phase_flag)
+    if backend is None:
+        return
+    from opconform import specs
+    from opconform.backends import base  # noqa: F401 -- the harness's own messages
+    from opconform.suites import record
+
+    known: dict = {}  # spec id -> SpecVersion, as the parent sent them (no YAML parsing here)
+    for sent, batch, *more in messages(conn):  # more: the cases' JSON encoded at generation, when the sender has it
         encoded = more[0] if more else [None] * len(batch)
         known.update(sent)
         gathered: list[tuple] = []

@@ -84,7 +84,12 @@ def main(args: argparse.Namespace) -> int:
         plan.parse_shard(args.shard)
         config = _config(args)
         mistakes.writable_dir(args.out)
-        summary = runner.run(config, progress.for_stderr())
+        if profiles.get(config.profile).ladder:  # --profile stress: ladders of sizes, timed
+            from opconform.suites import stress
+
+            summary = stress.run(config, progress.for_stderr())
+        else:
+            summary = runner.run(config, progress.for_stderr())
     except refused as e:
         raise mistakes.Mistake(_text(e)) from None
     status = 0
