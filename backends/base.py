@@ -7,6 +7,7 @@ runner's business: backends run in worker processes it can kill.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -23,6 +24,7 @@ from opconform.model import Case, Outcome, SpecVersion, _jsonable
 # when the process dies the parent knows whether the backend did it or the harness did (say,
 # onnx's own shape inference while a model was being built).
 _phase = ["harness"]
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder holding backends/, suites/...
 _phase_listener: list[Callable[[str], None]] = [lambda name: None]
 
 
@@ -32,15 +34,45 @@ def set_phase_listener(fn: Callable[[str], None]) -> None:
 
 @contextmanager
 def phase(name: str) -> Iterator[None]:
-    """Mark a stretch of code as 'backend' (the implementation under test) or 'harness'."""
+    """Mark a stretch of code as 'backend' (the implementation under test) or 'harness'. An
+    exception leaving the stretch is tagged with the innermost phase it left (phase_of), so that
+    adapter code marked 'harness' inside a backend's run() is not blamed on the backend."""
     previous = _phase[0]
     _phase[0] = name
     _phase_listener[0](name)
     try:
         yield
+    except BaseException as e:
+        if not hasattr(e, _PHASE_ATTR):
+            setattr(e, _PHASE_ATTR, name)
+        raise
     finally:
         _phase[0] = previous
         _phase_listener[0](previous)
+
+
+_PHASE_ATTR = "_opconform_phase"
+
+
+def phase_of(exc: BaseException) -> str | None:
+    """The innermost phase an exception was raised in ('backend' or 'harness'); None outside any."""
+    return getattr(exc, _PHASE_ATTR, None)
+
+
+def harness_message(exc: BaseException, limit: int = 300) -> str:
+    """One line for opconform's own failure: the exception, and where in opconform it was raised
+    (the innermost frame of opconform's code), so that the result line says what to fix."""
+    if isinstance(exc, HarnessError):  # said so already, where it was caught
+        return str(exc).strip().splitlines()[0][:limit] if str(exc).strip() else "HarnessError"
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None:
+        path = tb.tb_frame.f_code.co_filename
+        if path.startswith(_PACKAGE_ROOT + os.sep) and f"{os.sep}.venv{os.sep}" not in path:
+            where = f" (at {os.path.relpath(path, _PACKAGE_ROOT)}:{tb.tb_lineno} in {tb.tb_frame.f_code.co_name})"
+        tb = tb.tb_next
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[: limit - len(where)] + where
 
 
 class BackendMissing(RuntimeError):
@@ -63,7 +95,12 @@ def quick_key(spec_id: str, case: Case) -> Hashable:
 
 
 class HarnessError(Exception):
-    """opconform itself failed on a case (building its model, mapping its outputs): never blamed on the backend."""
+    """opconform itself failed on a case (building its model, converting its inputs to the runtime's
+    tensors, reading outputs back): never blamed on the backend; its verdict is harness-error."""
+
+    @classmethod
+    def of(cls, exc: BaseException) -> "HarnessError":
+        return exc if isinstance(exc, HarnessError) else cls(harness_message(exc))
 
 
 class BuildFailed(Exception):
@@ -167,6 +204,8 @@ class Backend:
             except HarnessError:
                 raise
             except Exception as e:  # noqa: BLE001 - a backend may raise anything; we classify it
+                if phase_of(e) == "harness":  # adapter code marked as opconform's own
+                    raise HarnessError.of(e) from e
                 entry = _Failed(self.classify(e, "build"), short_message(e))
             self._build_seconds += perf_counter() - t0
             self.models_built += 1
@@ -185,6 +224,8 @@ class Backend:
         except BuildFailed as e:
             outputs, status, message = [], self.classify(e.cause, "build"), short_message(e.cause)
         except Exception as e:  # noqa: BLE001
+            if phase_of(e) == "harness":
+                raise HarnessError.of(e) from e
             outputs, status, message = [], self.classify(e, "run"), short_message(e)
         # builds done inside run() (per-shape fallbacks) count as build time, not run time
         run_seconds = perf_counter() - t0 - (self._build_seconds - before)

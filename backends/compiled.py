@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from opconform.backends.base import Backend, BuildFailed, HarnessError, phase, short_message
+from opconform.backends.base import Backend, BuildFailed, HarnessError, harness_message, phase, short_message
 from opconform.model import Case, SpecVersion
 
 
@@ -87,7 +87,9 @@ class CompiledModelBackend(Backend):
         raise NotImplementedError
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
-        """Run it; one array per model output, in model order."""
+        """Run it; one array per model output, in model order. Code of opconform's own in here
+        (converting arrays to the runtime's tensors and back) runs in phase("harness"): an exception
+        there is a harness-error, not the backend's error."""
         raise NotImplementedError
 
     def needs_static(self, exc: BaseException) -> bool:
@@ -107,7 +109,8 @@ class CompiledModelBackend(Backend):
                 raise
             # try this case's shapes now: failing the same way, it was never about the dimensions,
             # and the whole signature fails at once instead of once per shape
-            feeds = prepared.io.feeds(case)
+            with phase("harness"):
+                feeds = prepared.io.feeds(case)
             try:
                 self._static_handle(prepared, feeds)
             except BuildFailed as again:
@@ -123,15 +126,16 @@ class CompiledModelBackend(Backend):
             except self.backend_errors_in_build:  # () catches nothing
                 raise
             except Exception as e:
-                raise HarnessError(f"building the model failed: {type(e).__name__}: {e}") from e
+                raise HarnessError(f"building the model failed: {harness_message(e)}") from e
         with phase("harness"):
             try:
                 return Prepared(model, self.io_of(spec, case, model))
             except Exception as e:
-                raise HarnessError(f"mapping the model's inputs and outputs failed: {e}") from e
+                raise HarnessError(f"mapping the model's inputs and outputs failed: {harness_message(e)}") from e
 
     def run(self, prepared: Prepared, spec: SpecVersion, case: Case) -> list[np.ndarray | None]:
-        feeds = prepared.io.feeds(case)
+        with phase("harness"):
+            feeds = prepared.io.feeds(case)
         handle = prepared.handle if prepared.handle is not None else self._static_handle(prepared, feeds)
         got = self.infer(handle, feeds, prepared.io.output_names)
         with phase("harness"):
@@ -141,7 +145,8 @@ class CompiledModelBackend(Backend):
         key = tuple((n, a.shape) for n, a in feeds.items())
         handle = prepared.per_shape.get(key)
         if handle is None:
-            with phase("harness"):
+            # fixing the shapes is opconform's work, unless the runtime checks the model as it is changed
+            with phase("backend" if self.backend_errors_in_build else "harness"):
                 static = self.specialize(prepared.model, {n: a.shape for n, a in feeds.items()})
             try:
                 handle = self.timed_build(self.load, static)

@@ -9,6 +9,7 @@ import onnx
 
 from opconform import dtypes
 from opconform.backends import opsets
+from opconform.backends.base import phase
 from opconform.backends.onnx_base import OnnxBackend
 from opconform.backends.probe import highest_loadable_opset
 
@@ -45,7 +46,8 @@ class OnnxRuntimeBackend(OnnxBackend):
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
         got = handle.run(output_names, feeds)
         declared = {o.name: o.type for o in handle.get_outputs()}
-        return [_as_declared(x, declared.get(n)) for x, n in zip(got, output_names)]
+        with phase("harness"):
+            return [_as_declared(x, declared.get(n)) for x, n in zip(got, output_names)]
 
     def classify(self, exc: BaseException, stage: str) -> str:
         text = str(exc)

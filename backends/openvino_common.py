@@ -7,6 +7,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from opconform import dtypes
+from opconform.backends.base import phase
 
 # substrings (lower-case) of OpenVINO messages that say it does not implement something
 _UNSUPPORTED = ("not supported", "unsupported", "not implemented", "doesn't support", "does not support",
@@ -35,8 +36,11 @@ class OpenVinoRuntime:
         return self.core.compile_model(model, "CPU", self.config)
 
     def infer(self, compiled: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
-        result = compiled([self._tensor(a) for a in arrays])
-        return [self._numpy(port, result[port]) for port in compiled.outputs]
+        with phase("harness"):
+            tensors = [self._tensor(a) for a in arrays]
+        result = compiled(tensors)
+        with phase("harness"):
+            return [self._numpy(port, result[port]) for port in compiled.outputs]
 
     def _tensor(self, a: np.ndarray) -> Any:
         """What the binding reads right: strings as NumPy str arrays, and bfloat16/float8 as
@@ -47,7 +51,8 @@ class OpenVinoRuntime:
         if name not in _RAW_BITS:
             return a
         tensor = self.ov.Tensor(getattr(self.ov.Type, dtypes.get(name).openvino), self.ov.Shape(list(a.shape)))
-        tensor.data.view(np.uint8).reshape(-1)[:] = np.ascontiguousarray(a).view(np.uint8).reshape(-1)
+        # flat first: NumPy changes the element size of a 0-d array only by way of a 1-d view
+        tensor.data.reshape(-1).view(np.uint8)[:] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
         return tensor
 
     def _numpy(self, port: Any, value: Any) -> np.ndarray:

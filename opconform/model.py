@@ -439,7 +439,7 @@ class Verdict(str, enum.Enum):
 class Outcome:
     """What a backend did with one case, before it is judged."""
 
-    status: str  # "ok" | "error" | "unsupported" | "crash" | "timeout"
+    status: str  # "ok" | "error" | "unsupported" | "crash" | "timeout" | "harness-error" (opconform's own failure)
     outputs: Sequence[np.ndarray | None] = ()
     message: str = ""  # the backend's own error text, or how it died
     backend_seconds: float = 0.0  # time inside the backend's run call

@@ -51,8 +51,9 @@ def compare(baseline: Baseline, rs: ResultSet) -> list[Finding]:
                 findings.append(Finding("stale", b, s, r.case_id, f"passes now; the baseline lists it as {known.verdict.value}"))
             elif known is not None and r.verdict.is_failure and r.verdict is not known.verdict:
                 findings.append(Finding("changed", b, s, r.case_id, f"{r.verdict.value}, baseline says {known.verdict.value}"))
-        if entry is not None and entry.status == "pass" and Tally.of(results).status == "unsupported":
-            findings.append(Finding("regression", b, s, None, "every case unsupported now (baseline: spec passes)"))
+        now = Tally.of(results)
+        if entry is not None and entry.status == "pass" and now.status == "not-run":
+            findings.append(Finding("regression", b, s, None, f"not run now: {now.reason} (baseline: spec passes)"))
     ran = set(rs.grouped())
     for b in rs.backends:
         backend = baseline.backends.get(b)

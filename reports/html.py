@@ -45,6 +45,7 @@ VERDICT_MEANING = {
     "error": "the backend refused a valid case",
     "accepted-invalid": "the backend returned outputs where the spec requires an error",
     "unsupported": "the backend says it does not implement this (type, attribute, opset); not counted in the pass rate",
+    "harness-error": "opconform itself failed on the case (a bug in opconform, not in the backend); not counted in the pass rate",
     "crash": "the backend killed its process (a signal, an abort)",
     "timeout": "no answer within the per-case time limit",
     "slow": "right answers, but time or memory grows clearly faster than the spec states, or far past the oracle's (stress profile)",
@@ -63,7 +64,7 @@ def rate_class(t: Tally | None) -> str:
     if t is None or t.total == 0:
         return "none"
     if t.pass_rate is None:
-        return "unsup"
+        return "r0" if t.failed else "unsup"
     r = t.pass_rate
     return "r100" if r == 1 else "r90" if r >= 0.9 else "r50" if r >= 0.5 else "r0"
 

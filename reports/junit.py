@@ -5,7 +5,8 @@ Verdicts map onto JUnit's three outcomes like this:
   - unsupported -> <skipped> with the backend's reason (it declined up front; not a pass);
   - mismatch, wrong-shape, wrong-dtype, missing-output, accepted-invalid, error (refused a valid
     case) -> <failure>: the backend answered and the answer is wrong;
-  - crash, timeout -> <error>: no answer came back at all.
+  - crash, timeout -> <error>: no answer came back at all;
+  - harness-error -> <error type="harness-error">: opconform itself failed (not the backend).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from opconform.reports.resultset import ResultSet, split_spec_id
 from opconform.reports.tally import Tally
 
 _ERRORS = (Verdict.CRASH, Verdict.TIMEOUT)
+_HARNESS = (Verdict.HARNESS_ERROR,)
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
@@ -36,8 +38,8 @@ def _testcase(r: Result) -> ET.Element:
     text = _clean("\n".join(x for x in (r.detail, r.backend_message) if x))
     if r.verdict is Verdict.UNSUPPORTED:
         ET.SubElement(tc, "skipped", {"message": _clean(r.detail or r.backend_message or "unsupported")})
-    elif r.verdict.is_failure:
-        tag = "error" if r.verdict in _ERRORS else "failure"
+    elif r.verdict.is_failure or r.verdict in _HARNESS:
+        tag = "error" if r.verdict in _ERRORS + _HARNESS else "failure"
         el = ET.SubElement(tc, tag, {"type": r.verdict.value, "message": _clean(f"{r.verdict.value}: {r.detail}")})
         el.text = text
     return tc
@@ -45,7 +47,8 @@ def _testcase(r: Result) -> ET.Element:
 
 def _counts(t: Tally) -> dict[str, str]:
     errors = sum(t.counts[v] for v in _ERRORS)
-    return {"tests": str(t.total), "failures": str(t.failed - errors), "errors": str(errors), "skipped": str(t.unsupported)}
+    return {"tests": str(t.total), "failures": str(t.failed - errors), "errors": str(errors + t.harness_errors),
+            "skipped": str(t.unsupported)}
 
 
 def junit_xml(rs: ResultSet) -> str:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from opconform.model import Verdict
+from opconform.reports.groups import failure_groups
 from opconform.reports.resultset import ResultSet
 from opconform.reports.tally import Tally
 
@@ -18,7 +19,7 @@ def summary(rs: ResultSet) -> dict:
         backends[b] = {
             "version": rs.backend_versions().get(b, ""),
             **total.as_dict(),
-            "specs_by_status": {s: statuses.count(s) for s in ("pass", "fail", "unsupported")},
+            "specs_by_status": {s: statuses.count(s) for s in ("pass", "fail", "not-run")},
             "specs": {s: mine[s].as_dict() for s in rs.spec_ids if s in mine},
         }
     failures = [
@@ -26,10 +27,17 @@ def summary(rs: ResultSet) -> dict:
          "detail": r.detail}
         for r in rs.results if r.verdict.is_failure
     ]
+    # opconform's own failures: not the backend's, listed apart so that a dashboard can fail on them
+    harness_errors = [{"backend": r.backend, "spec_id": r.spec_id, "case_id": r.case_id, "detail": r.detail}
+                      for r in rs.results if r.verdict is Verdict.HARNESS_ERROR]
     return {
         "format": FORMAT,
         "verdicts": [v.value for v in Verdict],
         "runs": [{"dir": str(d.path.resolve()), **d.run} for d in rs.dirs],
         "backends": backends,
         "failures": failures,
+        # one entry per failure group (reports/groups.py): backend, spec_id ("*": across spec versions),
+        # verdict, symptom key, count and the case id of its example (the shrunk one where there is one)
+        "groups": [g.as_dict() for g in failure_groups(rs)],
+        "harness_errors": harness_errors,
     }

@@ -29,6 +29,7 @@ class Judged:
     verdict: Verdict
     detail: str
     backend_message: str
+    symptom: str | None = None  # the failure's symptom key (suites/symptom.py); None for a pass, crash or timeout
 
 
 def _result_dict(payload: Any) -> dict:
@@ -46,6 +47,7 @@ class IsolatedBackend:
         self._proc: Any = None
         self._conn: Any = None
         self._phase: Any = None
+        self.last_result: dict | None = None  # the full Result dict of the last case that returned one
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
@@ -69,6 +71,7 @@ class IsolatedBackend:
     def run(self, spec: SpecVersion, case: Case) -> Judged:
         if self._proc is None or not self._proc.is_alive():
             self._start()
+        self.last_result = None
         self._conn.send(({spec.id: spec}, [(spec.id, case)]))
         deadline = monotonic() + self.timeout
         while True:
@@ -78,8 +81,11 @@ class IsolatedBackend:
                 except EOFError:
                     return self._lost("crash")
                 if msg[0] == "result":
-                    r = _result_dict(msg[1])
-                    return Judged(Verdict(r["verdict"]), r["detail"], r.get("backend_message", ""))
+                    r = self.last_result = _result_dict(msg[1])
+                    if r["verdict"] == Verdict.HARNESS_ERROR.value:  # opconform's bug: fails the item, not the backend
+                        raise IsolationError(f"opconform failed on case {r['case_id']} of {r['spec_id']}: {r['backend_message']}")
+                    return Judged(Verdict(r["verdict"]), r["detail"], r.get("backend_message", ""),
+                                  (r.get("extra") or {}).get("symptom"))
                 if msg[0] == "harness-error":
                     raise IsolationError(f"opconform failed on case {msg[1]} of {msg[2]}: {msg[3]}")
             elif not self._proc.is_alive():

@@ -90,8 +90,11 @@ class PoolStats:
 
 
 class WorkerPool:
-    """on_result(record.Judged) for each judged case; on_lost(item, status, message) for the case a
-    worker was on when it had to be killed; on_harness_error(case_id, spec_id, message)."""
+    """on_result(record.Judged) for each judged case; on_lost(item, status, message) for a case with no
+    result line from its worker: the one it was on when it had to be killed (status crash or timeout,
+    or harness-error where it died outside the backend's code), or one opconform failed on and
+    could not even record (harness-error); on_harness_error(case_id, spec_id, message) is told of
+    every harness-error as well, whichever way it came."""
 
     def __init__(self, backend_ref: str, *, jobs: int, timeout: float, memory_limit_mb: int | None,
                  shard: str | None, on_result: Callable[[Any], None],
@@ -203,10 +206,13 @@ class WorkerPool:
             w.last = monotonic()
             w.models_built = msg[2]
             self.on_result(msg[1])
-        elif kind == "harness-error":
-            w.pending.pop(0)
+            if msg[1].verdict == "harness-error":
+                self.on_harness_error(msg[1].case_id, msg[1].spec_id, msg[1].message)
+        elif kind == "harness-error":  # the worker could not make the result line: it is made here
+            item = w.pending.pop(0)
             w.reported += 1
             w.last = monotonic()
+            self.on_lost(item, "harness-error", msg[3])
             self.on_harness_error(msg[1], msg[2], msg[3])
 
     def _retire(self, w: _Worker, status: str, message: str, queue: deque) -> None:
@@ -223,7 +229,9 @@ class WorkerPool:
             if w.phase.value != worker.BACKEND:
                 # it died in opconform's own code (e.g. onnx shape inference building the model)
                 self.stats.harness_deaths += 1
-                self.on_harness_error(item[1].id, item[0], f"died outside the backend, in the harness: {message}")
+                why = f"died outside the backend, in opconform's own code: {message}"
+                self.on_lost(item, "harness-error", why)
+                self.on_harness_error(item[1].id, item[0], why)
             else:
                 kind = {"timeout": "timeouts", "memory": "memory_kills"}.get(status, "crashes")
                 setattr(self.stats, kind, getattr(self.stats, kind) + 1)

@@ -22,9 +22,9 @@ from opconform.model import Verdict
 from opconform.suites.plan import SpecCases
 from opconform.suites.runner import Listener, RunSummary
 
-_STYLE = {"pass": "green", "unsupported": "dim", "crash": "bold red", "timeout": "bold red"}
+_STYLE = {"pass": "green", "unsupported": "dim", "crash": "bold red", "timeout": "bold red", "harness-error": "bold magenta"}
 _ORDER = [v.value for v in Verdict]
-_NOT_FAILURES = ("pass", "unsupported")
+_NOT_FAILURES = tuple(v.value for v in Verdict if not v.is_failure)  # pass, unsupported, harness-error (opconform's own)
 
 
 def for_stderr() -> Listener:
@@ -65,9 +65,12 @@ def unsupported_lines(summary: RunSummary) -> list[str]:
 
 
 def problem_lines(summary: RunSummary, harness_limit: int = 10) -> list[str]:
-    """Spec versions not run, and harness errors (not verdicts): one line each."""
+    """Spec versions not run (no cases generated, or none of their valid cases ran) and harness
+    errors (opconform's own failures, not the backend's): one line each."""
     lines = [f"not run: {spec_id}: {err}" for spec_id, err in summary.generation_errors.items()]
-    lines += [f"harness error (not a verdict) {h['spec_id']} case {h['case_id']}: {h['message']}"
+    lines += [f"not run: {spec_id}: no valid case ran ({why})" for spec_id, why in summary.not_run.items()
+              if spec_id not in summary.generation_errors]
+    lines += [f"harness-error (opconform's own failure, not the backend's) {h['spec_id']} case {h['case_id']}: {h['message']}"
               for h in summary.harness_errors[:harness_limit]]
     if len(summary.harness_errors) > harness_limit:
         lines.append(f"... {len(summary.harness_errors) - harness_limit} more harness errors in run.json")
@@ -131,11 +134,17 @@ def summary_lines(summary: RunSummary, limit: int | None = None) -> list[str]:
     listed = failing[:limit]
     width = max((len(spec_id) for spec_id, _ in listed), default=0)
     lines = ["verdicts per spec (spec versions with a failure, worst first):" if failing else "verdicts per spec:"]
+    # a spec version not run is not "without a failure": nothing was checked (see problem_lines)
+    not_run_ids = summary.not_run
+    not_run = [spec_id for spec_id, counts in rows if not _failures(counts) and spec_id in not_run_ids]
     lines += [f"  {spec_id.ljust(width)}  {counts_words(counts)}" for spec_id, counts in listed]
     if len(failing) > len(listed):
         lines.append(f"  ... {len(failing) - len(listed)} more spec versions with a failure (see the report)")
-    if len(rows) > len(failing):
-        lines.append(f"  {len(rows) - len(failing)} {'other ' if failing else ''}spec versions without a failure (pass or unsupported only)")
+    if len(rows) > len(failing) + len(not_run):
+        lines.append(f"  {len(rows) - len(failing) - len(not_run)} {'other ' if failing else ''}spec versions without a failure "
+                     "(pass or unsupported only)")
+    if not_run:
+        lines.append(f"  {len(not_run)} spec versions not run: none of their valid cases ran (listed below)")
     lines.append(f"total: {counts_words(summary.totals) or 'no cases'}")
     return lines + [timing_line(summary)] + unsupported_lines(summary) + problem_lines(summary)
 
@@ -143,7 +152,8 @@ def summary_lines(summary: RunSummary, limit: int | None = None) -> list[str]:
 def _counts_markup(counts: Counter) -> str:
     """pass, failures (all kinds together) and unsupported: short enough for an 80-column bar;
     the summary breaks failures down by verdict."""
-    parts = [("pass", counts.get("pass", 0)), ("fail", _failures(counts)), ("unsupported", counts.get("unsupported", 0))]
+    parts = [("pass", counts.get("pass", 0)), ("fail", _failures(counts)), ("unsupported", counts.get("unsupported", 0)),
+             ("harness-error", counts.get("harness-error", 0))]
     return " ".join(f"[{_STYLE.get(k, 'red')}]{k} {n}[/]" for k, n in parts if n)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from opconform import dtypes, tensors
 from opconform.model import Case, Outcome, Result, SpecVersion, Verdict, _jsonable
-from opconform.suites import verdicts
+from opconform.suites import symptom, verdicts
 
 
 def extra(spec: SpecVersion, case: Case, shard: str | None) -> dict[str, Any]:
@@ -65,6 +65,20 @@ def not_taken(spec: SpecVersion, case: Case, backend: str, reason: str, *, shard
     return _result(spec, case, Outcome("unsupported", message=reason), backend, shard, 0.0, Verdict.UNSUPPORTED, detail, None)
 
 
+def harness_error(spec: SpecVersion, case: Case, backend: str, message: str, *, shard: str | None = None,
+                  encoded: tuple[str, bytes] | None = None) -> dict:
+    """The Result of a case opconform itself failed on (building its model, converting tensors,
+    judging): verdict harness-error, with the one-line message and the case, to replay. Made
+    without judging, since judging may be what failed."""
+    outcome = Outcome("harness-error", message=message)
+    try:
+        call = verdicts.describe_call(spec, case)
+    except Exception:  # noqa: BLE001 - describing the call may be what failed
+        call = spec.id
+    detail = f"opconform failed on this case, not the backend: {message} [{call}]"
+    return _result(spec, case, outcome, backend, shard, 0.0, Verdict.HARNESS_ERROR, detail, None, encoded=encoded)
+
+
 def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard: str | None, harness_seconds: float,
             verdict: Verdict, detail: str, matched: dict | None, encoded: tuple[str, bytes] | None = None) -> dict:
     if encoded is None:
@@ -85,11 +99,17 @@ def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard
         build_seconds=outcome.build_seconds,
         case=as_json,
         got=None if verdict is Verdict.PASS or not outcome.outputs else _encode_outputs(outcome.outputs),
-        extra=extra(spec, case, shard),
+        extra={**extra(spec, case, shard), **_symptom(spec, case, outcome, verdict)},
     ).to_json()
     if encoded is not None:
         result["case"] = EncodedCase(encoded[1])
     return result
+
+
+def _symptom(spec: SpecVersion, case: Case, outcome: Outcome, verdict: Verdict) -> dict[str, str]:
+    """{"symptom": key} for a failure (suites/symptom.py: what failure groups are keyed by), else {}."""
+    key = symptom.of_case(spec, case, outcome, verdict)
+    return {} if key is None else {"symptom": key}
 
 
 @dataclass(frozen=True)
@@ -104,6 +124,8 @@ class Judged:
     build_seconds: float
     harness_seconds: float
     line: bytes
+    expected_kind: str = ""  # what the spec expects: "outputs" (a valid case), "error" or "undefined"
+    message: str = ""  # the backend's message, for a case that did not run (Verdict.ran false): why not
 
     @classmethod
     def of(cls, result: dict) -> "Judged":
@@ -113,8 +135,10 @@ class Judged:
             line = rest[:-1] + b',"case":' + case + b"}\n"
         else:
             line = (json.dumps(result, separators=(",", ":")) + "\n").encode()
+        ran = Verdict(result["verdict"]).ran
         return cls(result["case_id"], result["spec_id"], result["verdict"], result["backend_seconds"],
-                   result["build_seconds"], result["harness_seconds"], line)
+                   result["build_seconds"], result["harness_seconds"], line,
+                   (result.get("extra") or {}).get("expected_kind", ""), "" if ran else result.get("backend_message", ""))
 
     def result(self) -> dict:
         return json.loads(self.line)

@@ -24,17 +24,14 @@ def rerun(spec_id: str, case: Case, backend: str, *, timeout: float, memory_limi
     """The fresh Result of one case on a backend, in an isolated worker."""
     got: list[dict] = []
 
-    def lost(item, status: str, message: str) -> None:
+    def lost(item, status: str, message: str) -> None:  # crash, timeout or harness-error: judge() says which
         got.append(record.make(specs.load(spec_id), case, Outcome(status, message=message), backend))
 
     def done(judged: record.Judged) -> None:
         got.append(judged.result())
 
-    def harness(case_id: str, sid: str, message: str) -> None:
-        raise RuntimeError(f"harness error on case {case_id}: {message}")
-
     pool = WorkerPool(backend, jobs=1, timeout=timeout, memory_limit_mb=memory_limit_mb, shard=None,
-                      on_result=done, on_lost=lost, on_harness_error=harness)
+                      on_result=done, on_lost=lost)
     pool.run([[(spec_id, case)]], {spec_id: specs.load(spec_id)})
     return got[0]
 

@@ -16,7 +16,8 @@ from time import perf_counter
 from typing import Any, Mapping
 
 from opconform import __version__, backends, specs
-from opconform.model import Outcome
+from opconform.attempts import Attempts, expected_kind
+from opconform.model import Outcome, Verdict
 from opconform.specs.loader import check_pattern, globs
 from opconform.suites import case_cache, plan, probe, profiles, record, results
 from opconform.suites.pool import WorkerPool
@@ -66,7 +67,8 @@ class RunSummary:
     execution_seconds: float = 0.0  # wall time of the execution phase
     workers_started: int = 0
     generation_errors: dict[str, str] = field(default_factory=dict)
-    harness_errors: list[dict] = field(default_factory=list)
+    harness_errors: list[dict] = field(default_factory=list)  # also results, verdict harness-error
+    attempts: dict[str, Attempts] = field(default_factory=lambda: defaultdict(Attempts))  # spec id -> did it run
     not_applicable: list[str] = field(default_factory=list)  # specs of another dialect
     notes: dict[str, str] = field(default_factory=dict)
     backend: str = ""
@@ -75,6 +77,11 @@ class RunSummary:
     probe_seconds: float = 0.0  # wall time of probing (0 when answered from the cache or not probing)
     probes: int = 0  # probe cases run in this session
     results_from_probes: int = 0  # planned cases the probe had run: its answers are their results
+
+    @property
+    def not_run(self) -> dict[str, str]:
+        """Spec versions none of whose valid cases ran -> why (the backend's messages)."""
+        return {s: a.reason() for s, a in sorted(self.attempts.items()) if a.not_run}
 
     @property
     def totals(self) -> Counter:
@@ -208,6 +215,8 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         summary = RunSummary()
         for r in writer.previous:
             summary.counts[r["spec_id"]][r["verdict"]] += 1
+            summary.attempts[r["spec_id"]].add(Verdict(r["verdict"]), expected_kind(r.get("extra"), r.get("case")),
+                                               r.get("backend_message", ""))
         summary.cases_skipped = len(writer.done)
 
         versions, bad_files = plan.select(config.spec_pattern)
@@ -257,13 +266,14 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         def on_result(j: record.Judged) -> None:
             writer.write(j.case_id, j.line)
             summary.counts[j.spec_id][j.verdict] += 1
+            summary.attempts[j.spec_id].add(Verdict(j.verdict), j.expected_kind, j.message)
             summary.cases_run += 1
             summary.backend_seconds += j.backend_seconds
             summary.build_seconds += j.build_seconds
             summary.harness_seconds += j.harness_seconds
             listener.result(j.spec_id, j.verdict)
 
-        def on_lost(item: plan.Item, status: str, message: str) -> None:
+        def on_lost(item: plan.Item, status: str, message: str) -> None:  # crash, timeout or harness-error
             sid, case = item
             lost = record.make(specs.load(sid), case, Outcome(status, message=message), backend.name, shard=config.shard)
             on_result(record.Judged.of(lost))
@@ -287,7 +297,8 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         summary.models_built, summary.workers_started = stats.models_built, stats.workers_started
         meta.update(finished=results.now(), backend_version=stats.backend_version or meta.get("backend_version"),
                     cases=sum(summary.totals.values()), verdicts=dict(summary.totals),
-                    generation_errors=summary.generation_errors, harness_errors=summary.harness_errors[:100])
+                    generation_errors=summary.generation_errors, harness_errors=summary.harness_errors[:100],
+                    not_run=summary.not_run)
         results.write_run(out, meta)
     listener.finished(summary)
     return summary

@@ -50,6 +50,8 @@ def judge(spec: SpecVersion, case: Case, outcome: Outcome) -> tuple[Verdict, str
     exp = case.expected
     if outcome.status in ("crash", "timeout"):
         return Verdict(outcome.status), f"{outcome.message} [{call}]", None
+    if outcome.status == "harness-error":  # opconform failed on the case: says nothing of the backend
+        return Verdict.HARNESS_ERROR, f"opconform failed on this case, not the backend: {outcome.message} [{call}]", None
     if exp.kind == "undefined":
         return Verdict.PASS, f"the spec leaves this undefined (relation {exp.relation}); backend: {outcome.status} [{call}]", None
     if exp.kind == "error":

@@ -77,14 +77,21 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             t0 = perf_counter()
             if position is not None:
                 position.value = k
+            spec = None
             try:
                 spec = known.get(spec_id) or specs.load(spec_id)
                 outcome = backend.execute(spec, case)
                 result = record.make(spec, case, outcome, backend.name, shard=shard, encoded=pre)
-            except Exception as e:  # noqa: BLE001 - a harness bug: reported, not blamed on the backend
-                gathered.append(("harness-error", case.id, spec_id, f"{type(e).__name__}: {e}".splitlines()[0][:300]))
-            else:
                 harness = perf_counter() - t0 - outcome.backend_seconds - outcome.build_seconds
+            except Exception as e:  # noqa: BLE001 - opconform's own failure: its verdict, never the backend's
+                message = base.harness_message(e)
+                try:
+                    result = record.harness_error(spec, case, backend.name, message, shard=shard, encoded=pre)
+                except Exception:  # noqa: BLE001 - no result line can be made: the parent makes it
+                    gathered.append(("harness-error", case.id, spec_id, message))
+                    result = None
+                harness = perf_counter() - t0
+            if result is not None:
                 result["harness_seconds"] = max(harness, 0.0)
                 gathered.append(("result", record.Judged.of(result), backend.models_built))
             if position is None or k == len(batch) - 1 or perf_counter() - flushed >= FLUSH_SECONDS:

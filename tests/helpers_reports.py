@@ -75,6 +75,7 @@ def every_verdict(backend: str = "alpha") -> list[Result]:
         "crash": _case(OV_GATHER, f, i),
         "timeout": _case(OV_GATHER, f + 6, i),
         "ov_pass": _case(OV_GATHER, f + 7, i),
+        "harness": _case(GATHER, f + 8, i),
     }
     exp = {k: v.expected.alternatives[0].outputs[0] for k, v in c.items() if v.expected.alternatives}
     return [
@@ -100,6 +101,9 @@ def every_verdict(backend: str = "alpha") -> list[Result]:
         _result(backend, c["crash"], Verdict.CRASH, detail="worker died with signal 11 (SIGSEGV)"),
         _result(backend, c["timeout"], Verdict.TIMEOUT, detail="no answer within 10 s"),
         _result(backend, c["ov_pass"], Verdict.PASS, got=[exp["ov_pass"]], policies={}),
+        _result(backend, c["harness"], Verdict.HARNESS_ERROR,
+                detail="opconform failed on this case, not the backend: ValueError: Changing the dtype of a 0d array",
+                message="ValueError: Changing the dtype of a 0d array (at backends/openvino_common.py:53 in _tensor)"),
     ]
 
 

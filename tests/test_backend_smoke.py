@@ -29,10 +29,12 @@ def test_smoke_profile_runs_to_the_end(tmp_path, name):
     meta = json.loads((out / "run.json").read_text())
     planned = {c.id for c in planned_cases(SPECS[name])}
     got = rows(out)
-    lost = set(meta.get("harness_errors") and [h["case_id"] for h in meta["harness_errors"]] or [])
-    assert {r["case_id"] for r in got} | lost == planned
+    assert {r["case_id"] for r in got} == planned
     assert len(got) == len({r["case_id"] for r in got})
     counts = Counter(r["verdict"] for r in got)
+    # opconform's own failures fail this test: a run on a real backend must have none
+    assert not meta.get("harness_errors") and not counts["harness-error"], \
+        [r["backend_message"] for r in got if r["verdict"] == "harness-error"][:5]
     assert counts["pass"] > 0, counts
     assert all(r["backend"] == name for r in got)
     assert meta["backend_version"]

@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGES = ["specs", "generator", "oracle", "backends", "suites", "reports"]
-CORE_MODULES = {"model", "dtypes", "tensors", "compare"}
+CORE_MODULES = {"model", "dtypes", "tensors", "compare", "attempts"}
 
 
 def _imports(path: Path) -> set[str]:

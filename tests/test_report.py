@@ -17,7 +17,7 @@ from helpers_reports import (GATHER, OV_GATHER, SCRIPT, detail_page, every_verdi
 from opconform import compare
 from opconform.cli import main
 from opconform.model import Tolerance, Verdict
-from opconform.reports import html, links, matrix, pairs, tensorview
+from opconform.reports import groups, html, links, matrix, pairs, tensorview
 from opconform.reports.resultset import ResultSet
 from opconform.reports.write import write_report
 
@@ -54,7 +54,7 @@ def test_html_matrix_counts_match_results(report):
     for spec in ("onnx::GatherND-13", "openvino::GatherND-8"):
         rs = [r for r in every_verdict() if r.spec_id == spec]
         passed = sum(r.verdict is Verdict.PASS for r in rs)
-        ran = sum(r.verdict is not Verdict.UNSUPPORTED for r in rs)
+        ran = sum(r.verdict.ran for r in rs)
         assert f'data-backend="alpha" data-pass="{passed}" data-ran="{ran}" data-total="{len(rs)}"' in page
 
 
@@ -67,7 +67,8 @@ def test_matrix_cells_and_failure_groups_link_to_pages_that_exist(report):
         target = (report / file).read_text(encoding="utf-8")
         assert not fragment or f'id="{fragment}"' in target, href
     assert f'href="{links.page("alpha", GATHER)}"' in page  # the matrix cell
-    assert f'href="{links.page("beta", OV_GATHER)}#{links.group_id("crash", None)}"' in page  # a failure group
+    crash = next(r for r in every_verdict("beta") if r.verdict is Verdict.CRASH)
+    assert f'href="{links.page("beta", OV_GATHER)}#{links.group_id("crash", groups.symptom_of(crash))}"' in page  # a failure group
 
 
 def test_first_view_holds_no_failing_case(report):
@@ -135,7 +136,7 @@ def test_first_view_lists_the_biggest_failure_groups_and_links_all(tmp_path, mon
     a = results_dir(tmp_path / "a", "alpha")
     assert main(["report", str(a), "--out", str(tmp_path / "o"), "--no-coverage"]) == 0
     page = (tmp_path / "o" / "index.html").read_text()
-    total = len({(r.spec_id, r.verdict) for r in every_verdict() if r.verdict.is_failure})
+    total = len({(r.spec_id, groups.key(r)) for r in every_verdict() if r.verdict.is_failure or r.verdict is Verdict.HARNESS_ERROR})
     assert len(re.findall(r'<tr data-filter [^>]*data-backend="alpha" data-spec=', page)) == 3  # group rows
     assert f'<a href="{links.ALL_GROUPS}">all {total} failure groups</a>' in page
     every = (tmp_path / "o" / links.ALL_GROUPS).read_text()
@@ -162,7 +163,9 @@ def test_junit_has_one_testcase_per_case_and_maps_verdicts(report):
                     else "failure" if c.find("failure") is not None else "pass" for c in cases)
     v = Counter(r.verdict for r in results)
     assert kinds["skipped"] == v[Verdict.UNSUPPORTED]
-    assert kinds["error"] == v[Verdict.CRASH] + v[Verdict.TIMEOUT]
+    assert kinds["error"] == v[Verdict.CRASH] + v[Verdict.TIMEOUT] + v[Verdict.HARNESS_ERROR]
+    assert sum(c.find("error").get("type") == "harness-error" for c in cases if c.find("error") is not None) == \
+        v[Verdict.HARNESS_ERROR]  # opconform's own failure: an error of the test run, never the backend's failure
     assert kinds["pass"] == v[Verdict.PASS]
     assert int(root.get("tests")) == len(results)
     skipped = next(c for c in cases if c.find("skipped") is not None).find("skipped")
@@ -177,6 +180,9 @@ def test_summary_json(report):
     assert alpha["verdicts"] == {k: n for k, n in Counter(r.verdict.value for r in results).items()}
     assert alpha["specs"]["onnx::GatherND-13"]["status"] == "fail"
     assert len(s["failures"]) == 2 * sum(r.verdict.is_failure for r in results)
+    # opconform's own failures are listed apart, never among the backend's
+    assert len(s["harness_errors"]) == 2 * sum(r.verdict is Verdict.HARNESS_ERROR for r in results) > 0
+    assert not any(f["verdict"] == "harness-error" for f in s["failures"])
 
 
 def test_report_of_missing_dir_is_one_line_exit_2(tmp_path, capsys):

@@ -10,8 +10,9 @@ from opconform.backends.testing import broken
 from opconform.model import Case, Verdict
 
 SPECS = "onnx::GatherND-13,onnx::Abs-13"
-# each costs a fresh worker (or a full timeout): one of each is enough
-ONCE = ["segv", "abort", "hang", "memory"]
+# each costs a fresh worker (or a full timeout): one of each is enough ("harness": a broken adapter
+# conversion, "harness-death": a death in adapter code; both opconform's failures, not the backend's)
+ONCE = ["segv", "abort", "hang", "memory", "harness", "harness-death"]
 OFTEN = ["pass", "wrong-shape", "wrong-dtype", "mismatch", "missing", "refuse", "unsupported"]
 
 
@@ -39,13 +40,15 @@ def broken_run(tmp_path_factory):
 
 def test_every_verdict_right(broken_run):
     proc, out, cases, chosen, _ = broken_run
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    # the harness errors planned make the run exit 1: opconform failed on some cases
+    assert proc.returncode == 1 and "2 harness-error(s): opconform itself failed" in proc.stdout, proc.stderr[-2000:]
     got = rows(out)
     assert sorted(r["case_id"] for r in got) == sorted(cases)  # none lost, none twice
     for r in got:
         case = cases[r["case_id"]]
         assert r["verdict"] == broken.expected_verdict(case, chosen[case.id]), (chosen[case.id], r["detail"])
-    assert {r["verdict"] for r in got} == {v.value for v in Verdict}
+    # slow is judged by the stress profile only
+    assert {r["verdict"] for r in got} == {v.value for v in Verdict} - {Verdict.SLOW.value}
     details = " ".join(r["detail"] for r in got)
     for text in ("SIGSEGV", "SIGABRT", "MiB limit", "per-case timeout"):
         assert text in details
@@ -72,6 +75,26 @@ def test_replay_one_case_isolated(broken_run):
     assert proc.returncode == 1 and "crash (recorded: crash)" in proc.stdout
     proc = run_cli("--replay", str(out), "--case", "ffffffffffffffff", env=env)
     assert proc.returncode == 2 and "no case 'ffffffffffffffff'" in proc.stderr
+
+
+def test_harness_errors_are_result_lines_never_the_backends(broken_run):
+    """A broken adapter conversion and a death in adapter code: each a result line with verdict
+    harness-error, the one-line message saying where, and the case to replay; listed in run.json and
+    in the summary apart from the backend's failures."""
+    proc, out, cases, chosen, env = broken_run
+    got = {chosen[r["case_id"]]: r for r in rows(out) if r["verdict"] == "harness-error"}
+    assert set(got) == {"harness", "harness-death"}
+    assert got["harness"]["backend_message"].startswith("ValueError: Changing the dtype of a 0d array")
+    assert "(at backends/testing/broken.py:" in got["harness"]["backend_message"]
+    assert "died outside the backend, in opconform's own code: worker killed by SIGSEGV" in got["harness-death"]["backend_message"]
+    for r in got.values():
+        assert r["detail"].startswith("opconform failed on this case, not the backend")
+        assert Case.from_json(r["case"]).id == r["case_id"]
+    meta = json.loads((out / "run.json").read_text())
+    assert {h["case_id"] for h in meta["harness_errors"]} == {r["case_id"] for r in got.values()}
+    assert "harness-error (opconform's own failure, not the backend's)" in proc.stderr
+    replayed = run_cli("--replay", str(out), "--case", got["harness"]["case_id"], env=env)
+    assert replayed.returncode == 1 and "harness-error (recorded: harness-error)" in replayed.stdout
 
 
 def test_summary_counts_per_verdict(broken_run):

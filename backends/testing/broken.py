@@ -1,5 +1,7 @@
 """A deliberately broken backend: per case it crashes, hangs, blows up its memory, returns wrong
-shapes, element types or values, leaves outputs out, refuses valid input or accepts invalid input.
+shapes, element types or values, leaves outputs out, refuses valid input or accepts invalid input;
+or its adapter code (marked phase("harness"), as a real backend's tensor conversions are) raises
+("harness") or kills the process ("harness-death"): opconform's failures, never the backend's.
 
     opconform run --backend opconform.backends.testing.broken:BrokenBackend ...
 
@@ -19,7 +21,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from opconform.backends.base import Backend
+from opconform.backends.base import Backend, phase
 from opconform.model import Case, SpecVersion
 
 VALID_BEHAVIOURS = ("pass", "segv", "abort", "hang", "memory", "wrong-shape", "wrong-dtype", "mismatch",
@@ -29,7 +31,8 @@ PLAN_ENV = "OPCONFORM_BROKEN_PLAN"
 
 _VERDICTS = {"pass": "pass", "slow": "pass", "segv": "crash", "abort": "crash", "memory": "crash", "hang": "timeout",
              "wrong-shape": "wrong-shape", "wrong-dtype": "wrong-dtype", "mismatch": "mismatch",
-             "missing": "missing-output", "refuse": "error", "unsupported": "unsupported"}
+             "missing": "missing-output", "refuse": "error", "unsupported": "unsupported",
+             "harness": "harness-error", "harness-death": "harness-error"}
 
 
 class Unsupported(RuntimeError):
@@ -53,7 +56,7 @@ def behaviour(case: Case) -> str:
 
 def expected_verdict(case: Case, chosen: str) -> str:
     """The verdict a correct runner gives a case this backend handled with behaviour `chosen`."""
-    if case.expected.kind == "outputs":
+    if case.expected.kind == "outputs" or chosen.startswith("harness"):
         return _VERDICTS[chosen]
     if chosen in ("segv", "abort", "memory"):
         return "crash"
@@ -82,6 +85,12 @@ class BrokenBackend(Backend):
 
     def run(self, prepared: Any, spec: SpecVersion, case: Case) -> Sequence[np.ndarray | None]:
         chosen = behaviour(case)
+        if chosen == "harness":
+            with phase("harness"):  # a conversion of the inputs that is broken: opconform's bug
+                np.zeros((), np.float32).view(np.uint8)  # the 0-d view OpenVINO's adapter once took
+        if chosen == "harness-death":
+            with phase("harness"):
+                os.kill(os.getpid(), signal.SIGSEGV)
         if chosen == "segv":
             os.kill(os.getpid(), signal.SIGSEGV)
         if chosen == "abort":
