@@ -14,7 +14,7 @@ from opconform import compare, tensors
 from opconform.model import Result, SpecVersion
 from opconform.reports import breakdown
 from opconform.reports.tensorview import Diff, TensorView, diff, view
-from opconform.suites import verdicts
+from opconform.suites import symptom, verdicts
 
 
 @dataclass
@@ -42,8 +42,9 @@ class FailureView:
 
     @property
     def group(self) -> tuple[str, str]:
-        """(verdict, broken relation): the failure group, within which the shrunk case leads."""
-        return (self.result.verdict.value, self.relation or "")
+        """(verdict, symptom key): the failure group (reports/groups.py), within which the shrunk case leads."""
+        verdict = self.result.verdict.value
+        return (verdict, symptom.of_result(self.result) or verdict)
 
 
 @functools.lru_cache(maxsize=None)

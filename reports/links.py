@@ -31,7 +31,8 @@ def page(backend: str, spec_id: str) -> str:
     return f"{DETAILS_DIR}/{anchor(backend, spec_id)}.html"
 
 
-def group_id(verdict: str, relation: str | None) -> str:
-    """The id, inside a detail page, of one failure group's heading."""
-    key = f"{verdict}|{relation or ''}"
-    return f"g-{_slug(verdict)}{'-' + _slug(relation) if relation else ''}-{hashlib.sha1(key.encode()).hexdigest()[:6]}"
+def group_id(verdict: str, symptom: str | None) -> str:
+    """The id, inside a detail page, of one failure group's heading: its verdict and symptom key
+    (reports/groups.py), the key hashed (it is long and holds any character)."""
+    key = f"{verdict}|{symptom or ''}"
+    return f"g-{_slug(verdict)}-{hashlib.sha1(key.encode()).hexdigest()[:10]}"

@@ -1,10 +1,11 @@
 """One (backend, spec version) as its detail page shows it: counts, breakdowns, the open-choice
-policies followed, and the failures by group, each group's minimal (shrunk) case first and then
+policies followed, and the failures by symptom group, each group's minimal (shrunk) case first and then
 its smallest failing cases, with inputs, expected against got, and the replay command."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from opconform import symptoms
 from opconform.model import Result
 from opconform.reports import breakdown, factor_coverage, groups, links
 from opconform.reports.factor_coverage import PairCoverage, UnsupportedValue
@@ -19,10 +20,14 @@ MAX_FAILURES_PER_GROUP = 10  # shown in full per group; the rest are counted, an
 class GroupView:
     id: str  # the heading's id: the first view links here
     verdict: str
-    relation: str | None
+    symptom: str  # the symptom key (reports/groups.py)
     count: int
     failures: list[FailureView]
     not_shown: int
+
+    @property
+    def description(self) -> str:
+        return symptoms.describe_key(self.symptom)
 
 
 @dataclass
@@ -54,12 +59,12 @@ def _view(rs: ResultSet, r: Result, backend: str, case_id: str | None) -> Failur
     return failure_view(r, where, rs.launched_as(where, backend))
 
 
-def _group(rs: ResultSet, backend: str, verdict: str, relation: str, members: list[Result],
+def _group(rs: ResultSet, backend: str, verdict: str, symptom: str, members: list[Result],
            shrunk: list[Result]) -> GroupView:
     # only the shown cases are decoded: a pair can fail thousands of cases
     shown = [_view(rs, r, backend, r.extra.get("shrunk_from")) for r in shrunk]
     shown += [_view(rs, r, backend, r.case_id) for r in members[:MAX_FAILURES_PER_GROUP]]
-    return GroupView(links.group_id(verdict, relation or None), verdict, relation or None, len(members), shown,
+    return GroupView(links.group_id(verdict, symptom), verdict, symptom, len(members), shown,
                      max(0, len(members) - MAX_FAILURES_PER_GROUP))
 
 
@@ -71,7 +76,7 @@ def pair(rs: ResultSet, backend: str, spec_id: str, results: list[Result]) -> Pa
     by_group = groups.of_pair(results)
     for k in shrunk:  # a minimal case whose group has no run failure left (e.g. a resumed run) still shows
         by_group.setdefault(k, [])
-    views = [_group(rs, backend, v, rel, by_group[(v, rel)], shrunk.get((v, rel), [])) for v, rel in sorted(by_group)]
+    views = [_group(rs, backend, v, sym, by_group[(v, sym)], shrunk.get((v, sym), [])) for v, sym in sorted(by_group)]
     return PairView(
         backend, spec_id, d, op, links.anchor(backend, spec_id), links.page(backend, spec_id),
         rs.backend_versions().get(backend, ""), Tally.of(results),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from opconform.model import Verdict
+from opconform.reports.groups import failure_groups
 from opconform.reports.resultset import ResultSet
 from opconform.reports.tally import Tally
 
@@ -35,5 +36,8 @@ def summary(rs: ResultSet) -> dict:
         "runs": [{"dir": str(d.path.resolve()), **d.run} for d in rs.dirs],
         "backends": backends,
         "failures": failures,
+        # one entry per failure group (reports/groups.py): backend, spec_id ("*": across spec versions),
+        # verdict, symptom key, count and the case id of its example (the shrunk one where there is one)
+        "groups": [g.as_dict() for g in failure_groups(rs)],
         "harness_errors": harness_errors,
     }

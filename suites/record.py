@@ -10,7 +10,7 @@ import numpy as np
 
 from opconform import dtypes, tensors
 from opconform.model import Case, Outcome, Result, SpecVersion, Verdict, _jsonable
-from opconform.suites import verdicts
+from opconform.suites import symptom, verdicts
 
 
 def extra(spec: SpecVersion, case: Case, shard: str | None) -> dict[str, Any]:
@@ -99,11 +99,17 @@ def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard
         build_seconds=outcome.build_seconds,
         case=as_json,
         got=None if verdict is Verdict.PASS or not outcome.outputs else _encode_outputs(outcome.outputs),
-        extra=extra(spec, case, shard),
+        extra={**extra(spec, case, shard), **_symptom(spec, case, outcome, verdict)},
     ).to_json()
     if encoded is not None:
         result["case"] = EncodedCase(encoded[1])
     return result
+
+
+def _symptom(spec: SpecVersion, case: Case, outcome: Outcome, verdict: Verdict) -> dict[str, str]:
+    """{"symptom": key} for a failure (suites/symptom.py: what failure groups are keyed by), else {}."""
+    key = symptom.of_case(spec, case, outcome, verdict)
+    return {} if key is None else {"symptom": key}
 
 
 @dataclass(frozen=True)

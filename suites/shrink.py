@@ -1,20 +1,27 @@
-"""Shrinking a run's failures: per group of failures, Hypothesis searches the spec's cases for one
-the backend fails the same way, and shrinks it to a minimal case.
+"""Shrinking a run's failures: per failure group, Hypothesis searches the spec's cases for one the
+backend fails the same way, and shrinks it to a minimal case.
 
-A group is (backend, spec id, verdict), and for invalid cases also the broken relation. The run's
-own failing cases are the smallest of a fixed sample; Hypothesis, searching with the generator's
-strategy and a test that fails when the backend gets the group's verdict, finds a failing example
-and shrinks it to the minimal one. Each case runs in an isolated worker (suites.isolated), so a
-backend that crashes costs a fresh worker, not the shrinker.
+A group is (backend, spec id, verdict, symptom key): failures that look alike (suites/symptom.py,
+opconform/symptoms.py: which output differs, how, on which categorical row). A type refusal's group
+spans spec versions (spec id "*"): its search runs in the spec version of its smallest case.
+opconform's own failures (harness-error) are no group here: there is nothing of the backend's to
+shrink. The run's own failing cases are the smallest of a fixed sample; Hypothesis, searching with
+the generator's strategy held to the group's categorical row and a test that fails when the backend
+gets the group's verdict with the group's symptom, finds a failing example and shrinks it to the
+minimal one. Each case runs in an isolated worker (suites.isolated), so a backend that crashes costs
+a fresh worker, not the shrinker.
 
     DIR/shrunk.jsonl  one Result line per minimal case, extra["shrunk"] = true and
                       extra["shrunk_from"] = a failing case id of its group (appended, flushed)
     DIR/shrunk.json   per group: shrunk, not-found (no failing example within the budget),
-                      not-reproduced (the minimal case got another verdict when replayed) or error
+                      not-reproduced (the minimal case got another verdict or symptom when run
+                      again), skipped (the total time cap was spent) or error
 
 Search settings are explicit: seeded with the run's seed, no example database, no deadline, at most
 `max_examples` examples and `budget` seconds per group (past the budget every example counts as
-passing, so Hypothesis stops with the smallest failing case found so far)."""
+passing, so Hypothesis stops with the smallest failing case found so far). With a total cap
+(`total_budget`), the groups are taken biggest first and each gets at most its fair share of the
+time left."""
 from __future__ import annotations
 
 import json
@@ -25,28 +32,40 @@ from pathlib import Path
 from time import monotonic
 from typing import Callable
 
-from opconform.model import Case, Result, Verdict
-from opconform.suites import merge
+from opconform import symptoms
+from opconform.model import Case, Outcome, Result, Verdict
+from opconform.suites import merge, symptom
 
 SHRUNK_FILE = merge.SHRUNK_FILE
 SUMMARY_FILE = "shrunk.json"
 DEFAULT_BUDGET = 30.0
 DEFAULT_MAX_EXAMPLES = 200
+MIN_GROUP_SECONDS = 3.0  # under a total cap, the least a group is searched for; with less left, the rest are skipped
+ANY_SPEC = "*"  # the spec id of a group spanning spec versions (a type refusal)
+
+# what the search runs: a case -> (verdict, symptom key) the backend's answer gets
+Execute = Callable[[Case], tuple[Verdict, str | None]]
 
 
 @dataclass
 class Group:
     backend: str
-    spec_id: str
+    spec_id: str  # ANY_SPEC for a type refusal spanning spec versions
     verdict: str
     relation: str | None  # the broken relation, for invalid cases
     kind: str  # "valid" or "invalid": which strategy to search
     failing: list[Result] = field(default_factory=list)
+    symptom: str | None = None  # the symptom key every case of the group shows
 
     @property
     def representative(self) -> Result:
         """The group's smallest failing case: the one a shrunk case is said to come from."""
         return min(self.failing, key=lambda r: case_size(Case.from_json(r.case)))
+
+    @property
+    def search_spec_id(self) -> str:
+        """The spec version the search draws from: the group's, or its smallest case's."""
+        return self.representative.spec_id if self.spec_id == ANY_SPEC else self.spec_id
 
 
 @dataclass
@@ -57,12 +76,13 @@ class GroupReport:
     relation: str | None
     failing: int
     shrunk_from: str
-    status: str  # shrunk | not-found | not-reproduced | error
+    status: str  # shrunk | not-found | not-reproduced | skipped | error
     examples: int = 0  # cases the search executed
     seconds: float = 0.0
     case_id: str | None = None
     size: tuple[int, int] | None = None  # case_size of the minimal case
     detail: str = ""
+    symptom: str | None = None
 
 
 def case_size(case: Case) -> tuple[int, int]:
@@ -75,45 +95,62 @@ def case_size(case: Case) -> tuple[int, int]:
 
 
 def groups(results: list[Result]) -> list[Group]:
-    """Failures grouped by (backend, spec id, verdict, broken relation), in first-seen order."""
+    """Failures grouped by (backend, spec id, verdict, symptom key), biggest group first (first
+    seen among equals). Harness errors are opconform's, not the backend's: no group."""
     out: dict[tuple, Group] = {}
     for r in results:
         if not r.verdict.is_failure or r.case is None:
             continue
+        key = symptom.of_result(r)
         invalid = r.extra.get("expected_kind", "outputs") != "outputs"
         relation = r.extra.get("relation") if invalid else None
-        key = (r.backend, r.spec_id, r.verdict.value, relation)
-        out.setdefault(key, Group(*key, kind="invalid" if invalid else "valid")).failing.append(r)
-    return list(out.values())
+        spec_id = ANY_SPEC if key and symptoms.is_type_refusal(key) else r.spec_id
+        g = out.setdefault((r.backend, spec_id, r.verdict.value, key),
+                           Group(r.backend, spec_id, r.verdict.value, relation, "invalid" if invalid else "valid", symptom=key))
+        g.failing.append(r)
+    return sorted(out.values(), key=lambda g: -len(g.failing))
 
 
-def search(spec, group: Group, execute: Callable[[Case], Verdict], *, seed: int, budget: float,
-           max_examples: int) -> Case | None:
-    """The minimal case of the group's spec that `execute` judges with the group's verdict (and that
-    breaks the group's relation), or None when none is found within the budget."""
+def _pins(spec, group: Group) -> dict:
+    """The categorical row the search holds: the representative case's (suites/symptom.row), its
+    element types only for a type refusal; none for must-refuse cases (a row pins valid ones)."""
+    if group.kind != "valid":
+        return {}
+    row = symptom.row(spec, Case.from_json(group.representative.case))
+    if group.symptom and symptoms.is_type_refusal(group.symptom):
+        return {k: v for k, v in row.items() if k.startswith("type:")}
+    return row
+
+
+def search(spec, group: Group, execute: Execute, *, seed: int, budget: float, max_examples: int) -> Case | None:
+    """The minimal case of the group's spec, within its categorical row, that `execute` answers with
+    the group's verdict and symptom (and that breaks the group's relation), or None when none is
+    found within the budget. A group without a symptom (made by hand) matches on the verdict alone."""
     import hypothesis
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis.errors import NoSuchExample
 
     from opconform import generator, oracle
 
-    strategy = generator.cases(spec, kind=group.kind, profile="smoke", expect=oracle.expectation)
+    # a relation of the spec's own the generator can aim at; one the oracle raises from the values
+    # (integer_overflow: an undefined outcome) it cannot, so there any case failing alike will do
+    aimed = group.relation is None or any(r.id == group.relation for r in spec.relations)
+    relations = [group.relation] if group.kind == "invalid" and group.relation and aimed else None
+    strategy = generator.cases(spec, kind=group.kind, profile="smoke", expect=oracle.expectation,
+                               row=_pins(spec, group) if group.failing else None, relations=relations)
     stop = monotonic() + budget
     # case id -> failed alike. A case already run keeps its answer after the budget runs out: Hypothesis
     # re-runs the minimal example at the end, and must see it fail again (else: FlakyFailure)
     seen: dict[str, bool] = {}
 
-    # a relation of the spec's own the generator can aim at; one the oracle raises from the values
-    # (integer_overflow: an undefined outcome) it cannot, so there any case failing alike will do
-    aimed = group.relation is None or any(r.id == group.relation for r in spec.relations)
-
     def fails_alike(case: Case) -> bool:
         if aimed and case.expected.relation != group.relation:
             return False
         if case.id not in seen:
-            if monotonic() > stop:
+            if seen and monotonic() > stop:  # at least one case runs, however slow the draws
                 return False
-            seen[case.id] = execute(case).value == group.verdict
+            verdict, key = execute(case)
+            seen[case.id] = verdict.value == group.verdict and (group.symptom is None or key == group.symptom)
         return seen[case.id]
 
     config = settings(database=None, deadline=None, derandomize=True, max_examples=max_examples,
@@ -128,29 +165,40 @@ def search(spec, group: Group, execute: Callable[[Case], Verdict], *, seed: int,
 
 
 def shrink(results_dir: str | Path, backend_ref: str, *, seed: int | None = None, budget: float = DEFAULT_BUDGET,
-           max_examples: int = DEFAULT_MAX_EXAMPLES, timeout: float | None = None,
+           max_examples: int = DEFAULT_MAX_EXAMPLES, timeout: float | None = None, total_budget: float | None = None,
            on_group: Callable[[GroupReport], None] | None = None) -> list[GroupReport]:
     """Shrink every failure group of DIR's results on `backend_ref`; append the minimal cases to
-    DIR/shrunk.jsonl and write DIR/shrunk.json. seed and timeout default to the run's (run.json)."""
+    DIR/shrunk.jsonl and write DIR/shrunk.json. seed and timeout default to the run's (run.json).
+    total_budget: seconds for all groups together (None: no cap); past it the rest are skipped."""
     d = merge.read_dir(results_dir)
     seed = int(d.run.get("seed") or 0) if seed is None else seed
     timeout = min(float(d.run.get("timeout") or 60.0), budget) if timeout is None else timeout
     reports: list[GroupReport] = []
+    todo = groups(d.results)
+    stop = None if total_budget is None else monotonic() + total_budget
     with _Executor(backend_ref, timeout) as executor, (d.path / SHRUNK_FILE).open("a", encoding="utf-8") as out:
-        for g in groups(d.results):
-            report = _shrink_group(g, executor, seed=seed, budget=budget, max_examples=max_examples, out=out)
+        for i, g in enumerate(todo):
+            left = None if stop is None else stop - monotonic()
+            # a fair share of the time left, but never less than MIN_GROUP_SECONDS: past the cap the
+            # smallest groups are skipped, rather than every group searched too briefly to shrink
+            share = budget if left is None else min(budget, left, max(left / (len(todo) - i), MIN_GROUP_SECONDS))
+            if share < MIN_GROUP_SECONDS:
+                report = _report(g)
+                report.status, report.detail = "skipped", f"the total shrink time cap ({total_budget:g} s) was spent"
+            else:
+                report = _shrink_group(g, executor, seed=seed, budget=share, max_examples=max_examples, out=out)
             reports.append(report)
             if on_group:
                 on_group(report)
     summary = {"backend": backend_ref, "seed": seed, "budget": budget, "max_examples": max_examples,
-               "timeout": timeout, "groups": [asdict(r) for r in reports]}
+               "timeout": timeout, "total_budget": total_budget, "groups": [asdict(r) for r in reports]}
     (d.path / SUMMARY_FILE).write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return reports
 
 
 class _Executor:
-    """One isolated worker for the whole shrink (a crash costs a fresh one), plus the full-result
-    replay of each minimal case."""
+    """One isolated worker for the whole shrink (a crash costs a fresh one): the searches' cases and
+    the run again of each minimal case, for its full result."""
 
     def __init__(self, backend_ref: str, timeout: float):
         from opconform.suites.isolated import IsolatedBackend
@@ -165,32 +213,45 @@ class _Executor:
     def __exit__(self, *exc) -> None:
         self.isolated.close()
 
-    def verdict(self, spec, case: Case) -> Verdict:
+    def answer(self, spec, case: Case) -> tuple[Verdict, str | None]:
+        """(verdict, symptom key) of one case. A crash or timeout has no result from the worker: its
+        key is computed here, from what is known (the case and the verdict)."""
         self.executed += 1
-        return self.isolated.run(spec, case).verdict
+        judged = self.isolated.run(spec, case)
+        key = judged.symptom
+        if key is None and judged.verdict.is_failure:
+            key = symptom.of_case(spec, case, Outcome(judged.verdict.value, message=judged.backend_message), judged.verdict)
+        return judged.verdict, key
 
-    def result(self, spec_id: str, case: Case) -> dict:
-        """The full Result (with what the backend returned) of one case, in a fresh isolated worker."""
-        from opconform.suites import replay
+    def result(self, spec, case: Case) -> dict:
+        """The full Result (with what the backend returned) of one case, run again."""
+        from opconform.suites import record
 
-        return replay.rerun(spec_id, case, self.backend_ref, timeout=self.timeout)
+        judged = self.isolated.run(spec, case)
+        if self.isolated.last_result is not None:
+            return self.isolated.last_result
+        return record.make(spec, case, Outcome(judged.verdict.value, message=judged.detail), self.backend_ref)
+
+
+def _report(g: Group) -> GroupReport:
+    return GroupReport(g.backend, g.spec_id, g.verdict, g.relation, len(g.failing), g.representative.case_id,
+                       "not-found", symptom=g.symptom)
 
 
 def _shrink_group(g: Group, executor: _Executor, *, seed: int, budget: float, max_examples: int, out) -> GroupReport:
     from opconform import specs
 
-    origin = g.representative
-    report = GroupReport(g.backend, g.spec_id, g.verdict, g.relation, len(g.failing), origin.case_id, "not-found")
+    report = _report(g)
     t0 = monotonic()
     try:
-        spec = specs.load(g.spec_id)
+        spec = specs.load(g.search_spec_id)
         executed_before = executor.executed
         try:
-            case = search(spec, g, lambda c: executor.verdict(spec, c), seed=seed, budget=budget, max_examples=max_examples)
+            case = search(spec, g, lambda c: executor.answer(spec, c), seed=seed, budget=budget, max_examples=max_examples)
         finally:
             report.examples = executor.executed - executed_before
         if case is not None:
-            _record(g, case, executor.result(g.spec_id, case), report, out)
+            _record(g, case, executor.result(spec, case), report, out)
     except Exception as e:  # noqa: BLE001 - one group's failure must not lose the others
         report.status, report.detail = "error", f"{type(e).__name__}: {e}".splitlines()[0][:300]
     report.seconds = round(monotonic() - t0, 3)
@@ -199,9 +260,10 @@ def _shrink_group(g: Group, executor: _Executor, *, seed: int, budget: float, ma
 
 def _record(g: Group, case: Case, fresh: dict, report: GroupReport, out) -> None:
     report.case_id, report.size = fresh["case_id"], case_size(case)
-    if fresh["verdict"] != g.verdict:
+    again = symptom.from_dict(fresh)
+    if fresh["verdict"] != g.verdict or (g.symptom is not None and again != g.symptom):
         report.status = "not-reproduced"
-        report.detail = f"replayed as {fresh['verdict']}: {fresh['detail']}"[:300]
+        report.detail = f"ran again as {fresh['verdict']} ({again}): {fresh['detail']}"[:300]
         return
     fresh["backend"] = g.backend  # the name the run recorded, whatever reference reached the backend
     fresh["extra"] = {**fresh["extra"], "shrunk": True, "shrunk_from": report.shrunk_from}

@@ -13,7 +13,7 @@ import pytest
 
 from helpers_reports import GATHER, OV_GATHER, SCRIPT, every_verdict, many_failures, passing, results_dir, run_json, write_dir
 from opconform.model import Verdict
-from opconform.reports import links
+from opconform.reports import groups, links
 from opconform.reports.resultset import ResultSet
 from opconform.reports.write import write_report
 
@@ -130,11 +130,12 @@ def test_filters_hide_what_does_not_match(index):
 def test_failure_group_link_opens_its_page_at_the_failure_and_script_shows_as_text(index):
     pg, problems, base = index
     case = next(r for r in every_verdict() if r.verdict is Verdict.MISMATCH and SCRIPT in r.detail)
-    href = f"{links.page('alpha', GATHER)}#{links.group_id('mismatch', None)}"
+    group = links.group_id("mismatch", groups.symptom_of(case))
+    href = f"{links.page('alpha', GATHER)}#{group}"
     pg.click(f'table.groups a[href="{href}"] >> nth=0')
     pg.wait_for_load_state("load")
     assert pg.url.endswith(href)
-    assert pg.locator(f"#{links.group_id('mismatch', None)}").is_visible()
+    assert pg.locator(f"#{group}").is_visible()
     details = pg.locator(f'details.failure[data-case="{case.case_id}"]')
     drill = details.locator(".drill")
     if not details.evaluate("el => el.open"):  # the group's first case is open; the others open on click

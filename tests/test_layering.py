@@ -231,9 +231,10 @@ def test_the_generator_exports_what_it_names():
 # recorded case holds (exercised) and counting the tuples cases hold (tuple_coverage). Never the
 # generator's API (opconform.generator: cases, generate, has_strategy) or the modules that draw.
 REPORTS_MAY_READ_FROM_GENERATOR = {"factors", "exercised", "tuple_coverage"}
-# What reports/ may take from suites/: the results and the rules that judged them, and the type of
-# planned cases (suites.plan.SpecCases); never what plans, draws, probes or runs cases.
-REPORTS_MAY_READ_FROM_SUITES = {"merge", "results", "verdicts", "baseline", "profiles"}
+# What reports/ may take from suites/: the results and the rules that judged them (symptom: a
+# result's symptom key, from what the result holds), and the type of planned cases
+# (suites.plan.SpecCases); never what plans, draws, probes or runs cases.
+REPORTS_MAY_READ_FROM_SUITES = {"merge", "results", "verdicts", "symptom", "baseline", "profiles"}
 REPORTS_MAY_NAME_FROM_PLAN = {"SpecCases"}
 
 

@@ -17,7 +17,7 @@ from helpers_reports import (GATHER, OV_GATHER, SCRIPT, detail_page, every_verdi
 from opconform import compare
 from opconform.cli import main
 from opconform.model import Tolerance, Verdict
-from opconform.reports import html, links, matrix, pairs, tensorview
+from opconform.reports import groups, html, links, matrix, pairs, tensorview
 from opconform.reports.resultset import ResultSet
 from opconform.reports.write import write_report
 
@@ -67,7 +67,8 @@ def test_matrix_cells_and_failure_groups_link_to_pages_that_exist(report):
         target = (report / file).read_text(encoding="utf-8")
         assert not fragment or f'id="{fragment}"' in target, href
     assert f'href="{links.page("alpha", GATHER)}"' in page  # the matrix cell
-    assert f'href="{links.page("beta", OV_GATHER)}#{links.group_id("crash", None)}"' in page  # a failure group
+    crash = next(r for r in every_verdict("beta") if r.verdict is Verdict.CRASH)
+    assert f'href="{links.page("beta", OV_GATHER)}#{links.group_id("crash", groups.symptom_of(crash))}"' in page  # a failure group
 
 
 def test_first_view_holds_no_failing_case(report):
@@ -135,7 +136,7 @@ def test_first_view_lists_the_biggest_failure_groups_and_links_all(tmp_path, mon
     a = results_dir(tmp_path / "a", "alpha")
     assert main(["report", str(a), "--out", str(tmp_path / "o"), "--no-coverage"]) == 0
     page = (tmp_path / "o" / "index.html").read_text()
-    total = len({(r.spec_id, r.verdict) for r in every_verdict() if r.verdict.is_failure})
+    total = len({(r.spec_id, groups.key(r)) for r in every_verdict() if r.verdict.is_failure or r.verdict is Verdict.HARNESS_ERROR})
     assert len(re.findall(r'<tr data-filter [^>]*data-backend="alpha" data-spec=', page)) == 3  # group rows
     assert f'<a href="{links.ALL_GROUPS}">all {total} failure groups</a>' in page
     every = (tmp_path / "o" / links.ALL_GROUPS).read_text()

@@ -38,12 +38,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(ci and certify do; their covering rows then leave the unsupported ones out)")
     p.add_argument("--no-case-cache", dest="case_cache", action="store_false",
                    help="generate every case afresh instead of reusing cases generated before with the same code")
-    p.add_argument("--shrink", action="store_true", help="after the run, shrink each failure group to a minimal case (see `opconform shrink`)")
-    p.add_argument("--shrink-budget", type=mistakes.positive(float), default=None, metavar="S", help="with --shrink: seconds per failure group (default 30)")
+    p.add_argument("--shrink", action="store_true", default=None,
+                   help="after the run, shrink each failure group to a minimal case (see `opconform shrink`); certify does by default")
+    p.add_argument("--no-shrink", dest="shrink", action="store_false", help="do not shrink the failure groups after a certify run")
+    p.add_argument("--shrink-budget", type=mistakes.positive(float), default=None, metavar="S", help="seconds per failure group (default 30)")
+    p.add_argument("--shrink-cap", type=mistakes.positive(float), default=None, metavar="S",
+                   help=f"seconds for shrinking all failure groups together, biggest first (default {SHRINK_CAP:g})")
     p.add_argument("--no-report", dest="report", action="store_false",
                    help="do not write the HTML report to OUT/report at the end (`opconform report OUT --out OUT/report` writes it later)")
     p.add_argument("--replay", type=Path, metavar="DIR", help="replay one case from a results directory (with --case)")
     p.add_argument("--case", dest="case_id", help="case id to replay (with --replay)")
+
+
+SHRINK_CAP = 600.0  # seconds: the default total time for shrinking a run's failure groups
+SHRINKS_BY_DEFAULT = ("certify",)  # profiles whose run ends with shrinking its failure groups
 
 
 # what a new run uses for the settings not given (RunConfig's own defaults cover the rest)
@@ -93,10 +101,10 @@ def main(args: argparse.Namespace) -> int:
     except refused as e:
         raise mistakes.Mistake(_text(e)) from None
     status = 0
-    if args.shrink:
+    if args.shrink or (args.shrink is None and config.profile in SHRINKS_BY_DEFAULT):
         from opconform.commands.shrink import shrink_dir
 
-        status = shrink_dir(args.out, config.backend, budget=args.shrink_budget)
+        status = shrink_dir(args.out, config.backend, budget=args.shrink_budget, total_budget=args.shrink_cap or SHRINK_CAP)
     if args.report:
         from opconform.commands.report import write_or_say
 

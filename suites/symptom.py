@@ -1,0 +1,144 @@
+"""The symptom key of a failing result (opconform/symptoms.py): what the runner records in
+`Result.extra["symptom"]`, what failure groups are keyed by (reports/groups.py) and what the
+shrinker must reproduce (suites/shrink.py).
+
+    of_case(spec, case, outcome, verdict) -> "Y: order | type:T=uint32, attr:sorted=1, outputs=Y"
+    of_result(result)                     -> the recorded key, or the same computed from the
+                                             result's recorded case and outputs (older results
+                                             files; no oracle is run: the case holds its expected
+                                             outputs)
+    row(spec, case)                       -> the categorical row the key holds, as factor values
+
+The row is the case's value of each categorical factor of its spec version (generator/factors.py:
+element types, attribute values or classes, optional inputs given, outputs asked), the value-class
+factors left out (they describe values, not the category). An attribute left out reads as its
+default's value, so `sorted` omitted and `sorted=1` are one row. A must-refuse case's row is its
+element types only (it breaks one relation on purpose; the relation is in the key), and so is a
+type refusal's, written spec-independently (`types=float16+int64`): such groups span spec versions.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Mapping
+
+import numpy as np
+
+from opconform import dtypes, symptoms, tensors
+from opconform.model import Case, Outcome, Result, SpecVersion, Verdict
+from opconform.suites import verdicts
+
+TYPES = "types"  # the row field of a spec-independent element-type row
+
+_FACTORS: dict[str, list] = {}  # spec id -> its factors (computing them probes the relations)
+
+
+def _factors(spec: SpecVersion) -> list:
+    from opconform.generator import spec_factors
+
+    if spec.id not in _FACTORS:
+        _FACTORS[spec.id] = [f for f in spec_factors(spec) if f.kind != "values"]
+    return _FACTORS[spec.id]
+
+
+def row(spec: SpecVersion, case: Case) -> dict[str, Any]:
+    """Factor name -> the value the case holds (generator.exercised_values), value classes left out
+    and factors no value describes dropped. These are the pins a shrink searches within."""
+    from opconform.generator import exercised_values
+
+    return {k: v for k, v in exercised_values(spec, _factors(spec), case).items() if v is not None}
+
+
+def _row_text(spec: SpecVersion, case: Case) -> tuple[tuple[str, str], ...]:
+    from opconform.generator import exercised_values
+
+    fs = _factors(spec)
+    # an omitted attribute reads as its default: `sorted` left out and `sorted=1` are one row
+    held = exercised_values(spec, fs, dataclasses.replace(case, attributes=spec.resolved_attributes(case.attributes)))
+    return tuple((f.name, _value_text(spec, f, held.get(f.name))) for f in fs)
+
+
+def _value_text(spec: SpecVersion, f, v: Any) -> str:
+    if v is None:
+        return "other"
+    if f.kind == "outputs":
+        return "+".join(p.name for p, asked in zip(spec.outputs, v) if asked) or "none"
+    if f.kind == "presence":
+        return "given" if v else "absent"
+    name = getattr(v, "name", None)
+    if name is not None and type(v).__name__ == "Class":
+        return name
+    return v if isinstance(v, str) else json.dumps(v, default=str)
+
+
+def _types(case: Case) -> tuple[tuple[str, str], ...]:
+    names = sorted({_type_name(x) for x in case.inputs if x is not None})
+    return ((TYPES, "+".join(names) or "none"),)
+
+
+def _type_name(x: Any) -> str:
+    try:
+        return dtypes.name_of(np.asarray(x).dtype)
+    except dtypes.UnknownElementType:
+        return str(np.asarray(x).dtype)
+
+
+def of_case(spec: SpecVersion, case: Case, outcome: Outcome, verdict: Verdict) -> str | None:
+    """The symptom key of a judged case; None for a pass or an unsupported case (no failure)."""
+    if verdict is Verdict.HARNESS_ERROR:
+        return symptoms.Symptom((("", verdict.value),)).key  # opconform's own failure: one group per pair
+    if not verdict.is_failure:
+        return None
+    if case.expected.kind != "outputs":
+        return symptoms.Symptom((("", verdict.value),), _types(case), case.expected.relation).key
+    if verdict is Verdict.ERROR:
+        refusal = symptoms.refusal_kind(outcome.message)
+        if refusal == symptoms.REFUSED_TYPE:
+            return symptoms.Symptom((("", refusal),), _types(case)).key
+        return symptoms.Symptom((("", refusal),), _row_text(spec, case)).key
+    kinds: tuple[tuple[str, str], ...] = ()
+    if verdict in (Verdict.MISMATCH, Verdict.WRONG_SHAPE, Verdict.WRONG_DTYPE, Verdict.MISSING_OUTPUT):
+        kinds = _output_kinds(spec, case, outcome.outputs)
+    return symptoms.Symptom(kinds or (("", verdict.value),), _row_text(spec, case)).key
+
+
+def _output_kinds(spec: SpecVersion, case: Case, got) -> tuple[tuple[str, str], ...]:
+    slots = verdicts.output_slots(spec, case)
+    names = [name for _, name in slots]
+    ports = [spec.outputs[k] for k, _ in slots]
+    rules = [verdicts.port_rules(spec, p, case.inputs) for p in ports]
+    alternatives = [a.outputs for a in case.expected.alternatives]
+    # the first differing output only (the one the verdict names): the others mostly follow from it
+    # (indices out of order when Y is), and a shrunk case must show the same
+    return symptoms.output_kinds(list(got), alternatives, names, rules.__getitem__)[:1]
+
+
+def of_result(r: Result) -> str | None:
+    """The result's symptom key: recorded by the runner, else computed from its recorded case and
+    outputs (results written before keys were recorded). None for a pass or unsupported."""
+    recorded = (r.extra or {}).get("symptom")
+    if recorded or not (r.verdict.is_failure or r.verdict is Verdict.HARNESS_ERROR):
+        return recorded
+    return _computed(r)
+
+
+def _computed(r: Result) -> str:
+    from opconform import specs
+
+    try:
+        spec = specs.load(r.spec_id)
+        case = Case.from_json(r.case or {})
+        got = [None if g is None or g.get("unencodable") else tensors.decode(g) for g in (r.got or ())]
+    except Exception:  # noqa: BLE001 -- no spec here, or a case this version cannot read: the verdict alone
+        return symptoms.Symptom((("", r.verdict.value),), _recorded_types(r)).key
+    return of_case(spec, case, Outcome("ok", got, r.backend_message), r.verdict) or r.verdict.value
+
+
+def _recorded_types(r: Result) -> tuple[tuple[str, str], ...]:
+    names = sorted({n for n in (r.extra or {}).get("dtypes", ()) if n})
+    return ((TYPES, "+".join(names) or "none"),)
+
+
+def from_dict(result: Mapping[str, Any]) -> str | None:
+    """of_result for a results.jsonl line as a dict (the shrinker's and the isolated worker's form)."""
+    return of_result(Result.from_json(result))
