@@ -55,13 +55,18 @@ def _ladder_row(r) -> LadderRow:
                      s.get("stopped", ""), r.detail)
 
 
+def _time(rung: dict, who: str) -> float | None:
+    """The time the verdict read (the fastest warm run; the median where no fastest is recorded)."""
+    return rung.get(f"{who}_fastest") or rung.get(f"{who}_seconds")
+
+
 def _plot(backend: str, spec_id: str, rungs: dict[str, list]) -> StressPlot:
     series = []
     for k, (case, rows) in enumerate(rungs.items()):
         colour = PALETTE[k % len(PALETTE)]
         rows = sorted(rows, key=lambda s: s["n"])
-        series.append(Series(case, [(s["n"], s["backend_seconds"]) for s in rows if s.get("backend_seconds")], colour))
-        series.append(Series(f"{case} (oracle)", [(s["n"], s["oracle_seconds"]) for s in rows if s.get("oracle_seconds")],
+        series.append(Series(case, [(s["n"], _time(s, "backend")) for s in rows if _time(s, "backend")], colour))
+        series.append(Series(f"{case} (oracle)", [(s["n"], _time(s, "oracle")) for s in rows if _time(s, "oracle")],
                              colour, dashed=True))
     return StressPlot(backend, spec_id, Markup(plot(series, title=f"{spec_id} on {backend}")))
 

@@ -95,14 +95,15 @@ def stop_reason(row: dict, cap: float, last: bool) -> str:
 
 
 def rungs_of(rows: list[dict]) -> list[Rung]:
-    """The measurements of a ladder's rung lines, for stress_fit.judge (rungs not timed, e.g. a
-    timeout, are left out: they hold no time)."""
+    """The measurements of a ladder's rung lines, for stress_fit.judge: the fastest warm run of
+    each (the median beside it); rungs not timed, e.g. a timeout, are left out: they hold no time."""
     out = []
     for row in rows:
         s = row.get("extra", {}).get("stress", {})
         if s.get("backend_seconds") is not None:
-            out.append(Rung(s["n"], s["backend_seconds"], s.get("oracle_seconds"), s.get("backend_peak_bytes"),
-                            s.get("oracle_peak_bytes"), s.get("io_bytes", 0), row["verdict"]))
+            out.append(Rung(s["n"], s.get("backend_fastest", s["backend_seconds"]), s.get("oracle_fastest", s.get("oracle_seconds")),
+                            s.get("backend_peak_bytes"), s.get("oracle_peak_bytes"), s.get("io_bytes", 0), row["verdict"],
+                            s["backend_seconds"], s.get("oracle_seconds")))
     return out
 
 

@@ -30,12 +30,17 @@ class Rung:
     """One size of a ladder as measured (None: not measured, e.g. the backend refused it)."""
 
     n: int
-    backend_seconds: float | None  # median of the warm runs
+    # the time the rules read: the fastest of the warm runs. Load from other processes only adds
+    # time (a preempted run of 1 ms takes 5 to 10), and on a busy machine it can disturb more than
+    # half of the runs, which moves the median but not the fastest
+    backend_seconds: float | None
     oracle_seconds: float | None
     backend_peak_bytes: int | None = None  # peak resident memory of a run above the resident memory before it
     oracle_peak_bytes: int | None = None
     io_bytes: int = 0  # bytes of the inputs and the expected outputs
     verdict: str = "pass"  # the rung's own verdict (its outputs against the spec)
+    backend_median: float | None = None  # the median of the warm runs, for the table
+    oracle_median: float | None = None
 
     def row(self) -> dict:
         return asdict(self)
@@ -56,7 +61,7 @@ class Thresholds:
     # the backend, so the backend must also grow this much faster than the oracle did
     excess_over_oracle: float = 0.3
     fit_points: int = 3  # the top rungs the slope is fitted on (with two sizes a decade: one decade)
-    floor_seconds: float = 1e-3  # faster rungs are left out of the fit: fixed per-call costs rule them
+    floor_seconds: float = 2e-3  # faster rungs are left out of the fit: fixed per-call costs and the timer rule them
     min_seconds: float = 1e-2  # the top rung must take this long for any time rule to speak
     oracle_factor: float = 100.0  # backend time over the oracle's at the largest size both ran
     memory_factor: float = 16.0  # peak memory over the inputs' and outputs' bytes at the largest size

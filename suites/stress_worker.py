@@ -145,8 +145,9 @@ def measure(backend: Any, spec: SpecVersion, task: RungTask, shard: str | None =
     io_bytes = generator.stress_nbytes(inputs) + generator.stress_nbytes(o for o, a in zip(outs, asked) if a)
     stress = {
         "ladder": task.case, "n": task.n, "step": task.step, "seed": task.seed, "cap": task.cap,
-        "backend_seconds": backend_seconds, "backend_runs": times, "first_run_seconds": first_seconds,
-        "oracle_seconds": median(oracle_times), "oracle_runs": oracle_times,
+        "backend_seconds": backend_seconds, "backend_fastest": min(times) if times else None, "backend_runs": times,
+        "first_run_seconds": first_seconds,
+        "oracle_seconds": median(oracle_times), "oracle_fastest": min(oracle_times), "oracle_runs": oracle_times,
         "backend_peak_bytes": peak, "oracle_peak_bytes": oracle_peak, "memory_method": memory.method,
         "io_bytes": io_bytes, "input_elements": generator.stress_elements(inputs),
         "output_elements": generator.stress_elements(o for o, a in zip(outs, asked) if a),
