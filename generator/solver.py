@@ -9,7 +9,8 @@ symbols are substituted first, so `C % num_groups == 0` with `C: shape(X)[1]` is
 a dimension `shape(X)[k]` may also be `(shape(X)[i] if c else shape(X)[j])`, the index chosen by
 evaluating c: Gemm's K under transA):
 
-    shape(X) == E              X gets shape E
+    shape(X) == E              X gets shape E (E may read single dimensions of X itself:
+                               TensorScatter's update keeps its own sequence dimension)
     shape(X)[k] == E           dimension k of X becomes E
     shape(X)[k] % E == 0       dimension k of X becomes a multiple of E
     size(X) == E, len(X) == E  X gets E elements (rank kept where it can hold them; 0: one dimension 0)
@@ -65,7 +66,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from opconform import specs
-from opconform.generator import pins, shapes
+from opconform.generator import exercised, pins, shapes
 from opconform.generator.draft import Draft
 from opconform.model import SpecVersion
 from opconform.specs import expr
@@ -605,16 +606,17 @@ def compile_plan(spec: SpecVersion) -> Plan:
 @dataclass(frozen=True)
 class _Names:
     """What a conjunct may name: the spec's non-variadic inputs, and its attributes with their
-    defaults and (those that list them) their allowed values."""
+    defaults and, for those with few values to choose from (listed ones, and ints with a range),
+    env -> those values."""
 
     inputs: tuple[str, ...]
     defaults: dict[str, Any]
-    allowed: dict[str, tuple]
+    choices: dict[str, Callable[[dict], Sequence[Any]]]
 
 
 def _compile(spec: SpecVersion) -> Plan:
     names = _Names(tuple(p.name for p in spec.inputs if not p.variadic), {a.name: a.default for a in spec.attributes},
-                   {a.name: tuple(a.allowed) for a in spec.attributes if a.allowed})
+                   {a.name: c for a in spec.attributes if (c := _choices(a)) is not None})
     parts = conjuncts(spec)
     implied = _implied_broadcasts(parts)
     found: list[Fix] = []
@@ -622,6 +624,24 @@ def _compile(spec: SpecVersion) -> Plan:
         if id(part) not in implied:
             found.extend(_fixes(rid, part, when, names))
     return Plan(_ordered(found))
+
+
+_MOST_CHOICES = 64  # an int range wider than this is not enumerated
+
+
+def _choices(a) -> Callable[[dict], Sequence[Any]] | None:
+    """env -> the values an attribute may take: its listed ones, or the ints of its range (both
+    bounds given, as constants or expressions: an axis in -rank(X) .. rank(X) - 1)."""
+    if a.allowed:
+        return lambda env, listed=tuple(a.allowed): listed
+    if a.type != "int" or a.range is None or None in a.range:
+        return None
+    lo, hi = (expr.compiled(str(b)) for b in a.range)
+
+    def ints(env: dict) -> Sequence[int]:
+        first, last = int(lo(env)), int(hi(env))
+        return range(first, last + 1) if last - first < _MOST_CHOICES else ()
+    return ints
 
 
 def conjuncts(spec: SpecVersion) -> list[tuple[str, Callable[[dict], Any] | None, ast.AST]]:
@@ -774,6 +794,8 @@ def _fix(rid: str, part: ast.AST, when, names: _Names) -> Fix | list[Fix] | None
         reads = set(_input_names(rhs, inputs)) if rhs is not None else set()
         reads |= _input_names(also_reads, inputs) if also_reads is not None else set()
         own_dim = form == "dim" and _shape_index(rhs) is not None  # Det: shape(X)[-1] == shape(X)[-2]
+        # TensorScatter: update's shape is past_cache's but for its own sequence dimension
+        own_dim = own_dim or (form == "shape" and target not in _input_names(_OwnDimsOut(target).visit(copy.deepcopy(rhs)), inputs))
         if rhs is not None and target in _input_names(rhs, inputs) and not own_dim:
             return None  # X on both sides: not solved for X
         return Fix(rid, form, target, frozenset(reads - {target}), when, check,
@@ -781,8 +803,7 @@ def _fix(rid: str, part: ast.AST, when, names: _Names) -> Fix | list[Fix] | None
 
     if u := _unidirectional(part):  # Y unidirectionally broadcastable to E
         return make("unidirectional", u[0], u[1], _unidirectional_rule)
-    if fix := (_integral(rid, part, when, names, check) or _listed_value(rid, part, when, names, check)
-               or _allowed_choice(rid, part, when, names, check)):
+    if fix := _integral(rid, part, when, names, check) or _listed_value(rid, part, when, names, check):
         return fix
     if fix := _at_most(rid, part, when, inputs, check):
         return fix
@@ -827,7 +848,7 @@ def _fix(rid: str, part: ast.AST, when, names: _Names) -> Fix | list[Fix] | None
         # the last shape is fitted to the broadcast of the others (Where: Y to condition and X);
         # a conjunct of three or more gets one fix per later shape, see _broadcast_fixes
         return _broadcast_fixes(part, make)
-    return None
+    return _allowed_choice(rid, part, when, names, check)
 
 
 def _part(node: ast.AST) -> tuple[str, Part] | None:
@@ -874,34 +895,56 @@ def _listed_rule(options: tuple) -> AttributeRule:
     return rule
 
 
+class _OwnDimsOut(ast.NodeTransformer):
+    """shape(X)[k] (k not a slice) replaced by a constant: what is left names X when an expression
+    reads more of X than single dimensions of its current shape."""
+
+    def __init__(self, x: str):
+        self.x = x
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        if _call(node.value, "shape") == self.x and not isinstance(node.slice, ast.Slice):
+            return ast.Constant(0)
+        return self.generic_visit(node)
+
+
 class _TypesOut(ast.NodeTransformer):
-    """dtype(X) and present(X) replaced by a constant: what is left names no input when a conjunct
-    reads of the inputs only their element types and presence."""
+    """dtype(X), present(X) and rank(X) replaced by a constant: what is left names no input when a
+    conjunct reads of the inputs only their element types, presence and ranks."""
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
-        if getattr(node.func, "id", "") in ("dtype", "present") and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+        if (getattr(node.func, "id", "") in ("dtype", "present", "rank") and len(node.args) == 1
+                and isinstance(node.args[0], ast.Name)):
             return ast.Constant(0)
         return self.generic_visit(node)
 
 
 def _allowed_choice(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | None:
-    """A conjunct that reads one attribute with listed values and otherwise only element types,
-    presence, other attributes and constants (BitCast: the bit width `to` names equals the
-    input's): a fix setting the attribute to a listed value under which the conjunct holds, and a
-    breaker setting one under which it fails."""
+    """A conjunct of no other form that reads one attribute with few values (listed, or an int
+    range) and otherwise only element types, presence, ranks, other attributes, constants and
+    function names (BitCast: the bit width `to` names equals the input's; TensorScatter: the axis
+    is not the batch dimension): a fix setting the attribute to one of its values under which the
+    conjunct holds, and a breaker setting one under which it fails."""
     rest = {n.id for n in ast.walk(_TypesOut().visit(copy.deepcopy(part))) if isinstance(n, ast.Name)}
-    listed = [a for a in rest if a in names.allowed]
-    if len(listed) != 1 or rest & set(names.inputs) or not rest <= set(names.defaults):
-        return None
-    target = listed[0]
-    options = names.allowed[target]
+    chosen = [a for a in rest if a in names.choices]
+    if len(chosen) != 1 or rest & set(names.inputs) or rid == f"{chosen[0]}_range":
+        return None  # an attribute's own range: its values hold it, none breaks it
+    target = chosen[0]
+    options = names.choices[target]
 
     def choose(holding: bool) -> AttributeRule:
         def rule(draw, d, env, i, rhs):
-            fit = [v for v in options if _judged(check, {**env, target: v}) is holding]
+            fit = [v for v in options(env) if _judged(check, {**env, target: v}) is holding and _keeps_pin(d, target, v)]
             return draw(st.sampled_from(fit)) if fit else None
         return rule
     return Fix(rid, "choice", target, frozenset(), when, check, None, choose(True), choose(False), attribute=True)
+
+
+def _keeps_pin(d: Draft, name: str, value: Any) -> bool:
+    """Whether setting attribute `name` to `value` keeps the class the draft's row pins for it
+    (any value when unpinned; none when the row pins it omitted)."""
+    pin = pins.pinned(d, f"attr:{name}")
+    return pin is pins.UNPINNED or exercised.attribute_class(d.spec.attribute(name), [pin], value) is pin
 
 
 def _judged(test: Callable[[dict], Any], env: dict) -> bool | None:
@@ -990,8 +1033,10 @@ def _disjunction(rid: str, part: ast.BoolOp, when, names: _Names) -> Fix | None:
             options.append((fixes, [_compiled(g) for g in guards], guards))
     reads = set().union(*(f.reads for fixes, _, _ in options for f in fixes))
     reads |= set().union(*(_input_names(g, names.inputs) for _, _, gs in options for g in gs))
-    return Fix(rid, "any", x, frozenset(reads - {x}), when, _compiled(part), None,
-               _one_of([(fixes, guards) for fixes, guards, _ in options], x), None)
+    check = _compiled(part)
+    return Fix(rid, "any", x, frozenset(reads - {x}), when, check, None,
+               _one_of([(fixes, guards) for fixes, guards, _ in options], x),
+               _break_all_of([f for fixes, _, _ in options for f in fixes if f.breaks is not None], check, x))
 
 
 def _one_of(options: list[tuple[list[Fix], list[Callable[[dict], Any]]]], x: str) -> ShapeRule:
@@ -1009,6 +1054,34 @@ def _one_of(options: list[tuple[list[Fix], list[Callable[[dict], Any]]]], x: str
             if shape is None:
                 return None
         return shape
+    return rule
+
+
+def _break_all_of(fixes: list[Fix], check: Callable[[dict], Any], x: str) -> ShapeRule | None:
+    """X's shape moved just outside one disjunct (that disjunct's breaker, guards aside), kept
+    only where no other disjunct holds either: the first of a few disjuncts drawn in turn that
+    breaks the whole disjunction (a 0-D scale made a vector of the wrong length for the axis)."""
+    if not fixes:
+        return None
+
+    def rule(draw, d, env, i, rhs):
+        shape = d.inputs[i].shape
+        for f in draw(st.permutations(fixes))[:4]:
+            here = {**env, x: _stand_in(d, i, shape)}
+            try:
+                moved = _on_shape(f.breaks, draw, d, here, i, None if f.rhs is None else f.rhs(here), shape)
+            except (expr.ExprError, TypeError, ValueError, IndexError):
+                continue
+            if moved is None or any(int(s) < 0 for s in moved):
+                continue
+            after = {**specs.environment(d.spec, [_stand_in(d, i, moved) if k == i else v for k, v in enumerate(d.inputs)],
+                                         d.attributes)}
+            try:
+                if not bool(np.all(check(after))):
+                    return moved
+            except (expr.ExprError, TypeError, ValueError, IndexError):
+                continue  # unevaluable is not broken
+        return None
     return rule
 
 

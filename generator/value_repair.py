@@ -37,7 +37,7 @@ from typing import Any, Callable
 import numpy as np
 from hypothesis import strategies as st
 from opconform import dtypes, specs
-from opconform.generator import list_relations, pins, shapes
+from opconform.generator import list_relations, pins, shapes, solver
 from opconform.generator.draft import Draft
 from opconform.generator.values import edge_values, from_elements, integers, multiples, plain_values, range_steps
 from opconform.model import SpecVersion
@@ -354,8 +354,8 @@ def _holding_all(ts: list[Term], env: dict, name: str, x: np.ndarray, pool: np.n
 
 
 def _give_absent(draw, d: Draft, ts: list[Term]) -> bool:
-    """An absent optional input the terms read, given (drawn from its port, not empty, every
-    value relation held) so that it can be broken (Squeeze's axes: an absent list names no axis
+    """An absent optional input the terms read, given (drawn from its port, not empty, its shape
+    relations and every value relation held) so that it can be broken (Squeeze's axes: an absent list names no axis
     to put outside)."""
     from opconform.generator.families.default import input_array  # the default steps draw arrays
 
@@ -366,6 +366,8 @@ def _give_absent(draw, d: Draft, ts: list[Term]) -> bool:
             d.present[i] = True
             shape = draw(shapes.shapes(draw(shapes.ranks(port, d.profile)), d.profile, min_side=1))
             d.inputs[i] = input_array(draw, d, i, shape=shape)
+            # its shape relations held too (TensorScatter's write_indices: one per batch)
+            solver.compile_plan(d.spec).apply(draw, d, skip=lambda f: f.target != name)
             repair(draw, d, terms(d.spec))
             return True
     return False

@@ -19,7 +19,7 @@ from opconform.generator import hooks, sampling, solver, strategies
 from opconform.model import RelationBroken
 
 ADDED = ["onnx::Swish-24", "onnx::CumProd-26", "onnx::BitCast-26", "onnx::StringConcat-20",
-         "onnx::RMSNormalization-23", "onnx::SwiGLU-28"]
+         "onnx::RMSNormalization-23", "onnx::SwiGLU-28", "onnx::TensorScatter-24"]
 
 
 @pytest.mark.parametrize("sid", ADDED)
