@@ -15,7 +15,7 @@ from opconform import dtypes, specs
 from opconform.specs import expr
 from opconform.generator import domains, pins, shapes, tensor_attributes, values
 from opconform.generator.draft import Draft
-from opconform.generator.factors import OMITTED, Class
+from opconform.generator.factors import NEGATIVE, NON_NEGATIVE, OMITTED, Class
 from opconform.model import Attribute, Port
 
 STEPS = ("presence", "element_types", "attributes", "inputs", "dependent_attributes", "outputs")
@@ -160,8 +160,20 @@ def dependent_attributes(draw, d: Draft) -> None:
 def input_shape(draw, d: Draft, i: int, *, rank: int | None = None) -> tuple[int, ...]:
     """A shape for concrete input i: a rank within its port's bounds (unless given), small sides."""
     if rank is None:
-        rank = draw(shapes.ranks(port_of(d, i), d.profile))
+        port = port_of(d, i)
+        lo, hi = shapes.rank_bounds(port, d.profile)
+        if lo < 1 <= hi and _axis_pinned_against(d, port):
+            rank = draw(st.integers(1, hi))  # a rank-0 input has no axis to count from either end
+        else:
+            rank = draw(shapes.ranks(port, d.profile))
     return draw(shapes.shapes(rank, d.profile))
+
+
+def _axis_pinned_against(d: Draft, port: Port) -> bool:
+    """Whether the row pins an attribute whose range counts this input's axes to the negative
+    or non-negative class (QuantizeLinear's axis in [-rank(x), rank(x) - 1])."""
+    return any(pins.pinned(d, f"attr:{a.name}") in (NEGATIVE, NON_NEGATIVE) for a in d.spec.attributes
+               if is_dependent(a) and any(isinstance(b, str) and f"rank({port.name})" in b for b in a.range))
 
 
 def input_array(draw, d: Draft, i: int, *, rank: int | None = None, shape: tuple[int, ...] | None = None) -> np.ndarray:
