@@ -166,8 +166,11 @@ def _float_kind(a: np.ndarray, e: np.ndarray, mask: np.ndarray, own: str) -> str
         return "nan"
     if ((g == 0) & (x == 0)).any():
         return "signed-zero"
+    # rounded: every element fits T, and some is a finite non-zero value rounded or saturated (an
+    # infinity alone is an overflow, a zero alone a flush: neither says which type)
+    rounded_some = (np.isfinite(g) & (g != 0)).any()
     for narrow in NARROWER_FLOATS:
-        if narrow != own and _narrower_than(narrow, own) and _rounded_to(narrow, g, x).all():
+        if rounded_some and _narrower_than(narrow, own) and _rounded_to(narrow, g, x).all():
             return f"precision({narrow})"
     with np.errstate(invalid="ignore", over="ignore"):
         limits = np.array([_float_max(t) for t in (*NARROWER_FLOATS, own) if _float_max(t) is not None])
@@ -182,6 +185,8 @@ def _float_kind(a: np.ndarray, e: np.ndarray, mask: np.ndarray, own: str) -> str
                                  ((g != 0) & (np.abs(g) < TINY_FLOAT) & (smallest >= TINY_FLOAT)))
         if wild.any():
             return "uninitialised"
+        if (g == 0).all() and (np.abs(x) < float(np.finfo(np.float32).smallest_normal)).all():
+            return "precision"  # subnormals flushed to zero
         if (g == 0).all():
             return "zeros"
         if (np.abs(g - x) <= CLOSE * np.abs(x)).all():

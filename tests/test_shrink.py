@@ -45,6 +45,7 @@ def test_every_group_shrinks_to_a_case_no_bigger_than_its_run_cases(shrunk_run):
         line = lines[g.representative.case_id]
         assert line["verdict"] == g.verdict and line["spec_id"] == g.spec_id and line["backend"] == g.backend
         assert line["extra"]["shrunk"] is True and line["extra"]["relation"] == g.relation
+        assert line["extra"]["symptom"] == g.symptom  # the same symptom, not only the same verdict
         size = shrink.case_size(Case.from_json(line["case"]))
         assert all(size <= shrink.case_size(Case.from_json(r.case)) for r in g.failing)
 
