@@ -168,6 +168,7 @@ class _Climb:
         s.counts[j.spec_id][j.verdict] += 1
         s.cases_run += 1
         s.backend_seconds, s.build_seconds = s.backend_seconds + j.backend_seconds, s.build_seconds + j.build_seconds
+        s.harness_seconds += j.harness_seconds
         self.listener.result(j.spec_id, j.verdict)
 
     def advance(self) -> None:
@@ -262,6 +263,7 @@ def run(config: runner.RunConfig, listener: runner.Listener | None = None, setti
         climb.advance()
         stats = pool.run([], {}, feed=climb.feed)
         summary.execution_seconds, summary.workers_started = perf_counter() - t0, stats.workers_started
+        summary.models_built = stats.models_built
         meta.update(finished=results.now(), backend_version=stats.backend_version or meta.get("backend_version"),
                     cases=sum(summary.totals.values()), verdicts=dict(summary.totals), notes=summary.notes,
                     generation_errors=summary.generation_errors, harness_errors=summary.harness_errors[:100])
