@@ -11,10 +11,11 @@ The runner's summary (suites) and the report's tallies (reports) both decide it 
 """
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Iterable
 
-from opconform.model import Verdict
+from opconform.model import Result, Verdict
 
 REASONS_SHOWN = 2
 
@@ -56,6 +57,22 @@ class Attempts:
         text = "; ".join(f"{m} ({n} case{'s' if n > 1 else ''})" for m, n in top)
         more = len(self.reasons) - len(top)
         return text + (f"; and {more} other message{'s' if more > 1 else ''}" if more > 0 else "")
+
+
+def per_pair(results: Iterable[Result]) -> dict[tuple[str, str], Attempts]:
+    """(backend, spec id) -> its Attempts, over any results (a run, shards merged, a report's set)."""
+    pairs: dict[tuple[str, str], Attempts] = defaultdict(Attempts)
+    for r in results:
+        pairs[(r.backend, r.spec_id)].add(r.verdict, expected_kind(r.extra, r.case), r.backend_message or r.detail)
+    return dict(pairs)
+
+
+def not_run(results: Iterable[Result]) -> dict[str, str]:
+    """Spec version -> why none of its valid cases ran, for those not run (one backend's results;
+    with several, the spec id is prefixed with the backend's name)."""
+    pairs = per_pair(results)
+    several = len({b for b, _ in pairs}) > 1
+    return {(f"{b} {s}" if several else s): a.reason() for (b, s), a in sorted(pairs.items()) if a.not_run}
 
 
 def first_line(message: str, limit: int = 200) -> str:

@@ -12,11 +12,11 @@ apart, in no rate and in no status.
 """
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from opconform.attempts import Attempts, expected_kind
+from opconform.attempts import Attempts, per_pair
 from opconform.model import Result, Verdict
 
 VERDICTS: tuple[Verdict, ...] = tuple(Verdict)
@@ -32,13 +32,9 @@ class Tally:
     @classmethod
     def of(cls, results: Iterable[Result]) -> "Tally":
         """The tally of any results: whether a pair ran is decided per (backend, spec version)."""
-        counts: Counter = Counter()
-        pairs: dict[tuple[str, str], Attempts] = defaultdict(Attempts)
-        for r in results:
-            counts[r.verdict] += 1
-            pairs[(r.backend, r.spec_id)].add(r.verdict, expected_kind(r.extra, r.case), r.backend_message or r.detail)
-        t = cls(counts)
-        for a in pairs.values():
+        results = list(results)
+        t = cls(Counter(r.verdict for r in results))
+        for a in per_pair(results).values():
             if a.not_run:
                 t.idle_passes += a.idle_passes
                 t.not_run_reasons.update(a.reasons)

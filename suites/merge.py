@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from opconform import attempts
 from opconform.model import Result
 
 RESULTS_FILE = "results.jsonl"
@@ -132,6 +133,8 @@ def merged_run(dirs: Sequence[ResultsDir]) -> dict:
         run["verdicts"] = dict(sum((Counter(r.get("verdicts") or {}) for r in runs), Counter()))
     if any("generation_errors" in r for r in runs):
         run["generation_errors"] = {k: v for r in runs for k, v in (r.get("generation_errors") or {}).items()}
+    if any("not_run" in r for r in runs):  # one shard's spec version not run may have run in another
+        run["not_run"] = attempts.not_run(r for d in dirs for r in d.results)
     if any("harness_errors" in r for r in runs):
         run["harness_errors"] = [e for r in runs for e in (r.get("harness_errors") or [])]
     if any("unsupported_factors" in r for r in runs):  # every shard probes: keep each value once

@@ -5,6 +5,7 @@ is refused (it refuses everything), which used to pass on its own and show 100%.
 import json
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from helpers_runner import rows, run_cli
@@ -63,3 +64,24 @@ def test_not_run_in_summary_lines_run_json_and_report(tract_run):
     row = index[index.index('data-spec="onnx::Unique-11"'):]
     row = row[: row.index("</tr>")]
     assert ">not run<" in row and "100.0%" not in row
+
+
+def test_not_run_is_decided_over_every_shard(tmp_path):
+    """A spec version whose valid cases are all unsupported in one shard, but run in another, ran."""
+    from helpers_reports import GATHER, _case, _result
+    from opconform.model import Verdict
+    from opconform.suites.merge import ResultsDir, merged_run
+
+    f = np.arange(6, dtype=np.float32).reshape(2, 3)
+    i = np.array([[0, 1]], dtype=np.int64)
+    refused = _result("alpha", _case(GATHER, f, np.array([[5, 0]], np.int64), kind="error", relation="indices_in_bounds"),
+                      Verdict.PASS, message="index out of range")
+    one = [_result("alpha", _case(GATHER, f, i), Verdict.UNSUPPORTED, message="no float32 GatherND"), refused]
+    other = [_result("alpha", _case(GATHER, f + 1, i), Verdict.PASS)]
+    run = {"backend": "alpha", "seed": 0, "profile": "ci", "spec_pattern": None, "not_run": {GATHER: "from shard 1"}}
+    alone, both = Tally.of(one), Tally.of(one + other)
+    assert alone.status == "not-run" and alone.passed == 0 and "no float32 GatherND (1 case)" == alone.reason
+    assert both.status == "pass" and both.passed == both.ran == 2  # the refusal counts once a valid case ran
+    shard = [ResultsDir(tmp_path / "a", {**run, "shard": "1/2"}, one), ResultsDir(tmp_path / "b", {**run, "shard": "2/2"}, other)]
+    assert merged_run(shard)["not_run"] == {}
+    assert merged_run(shard[:1])["not_run"] == {GATHER: "no float32 GatherND (1 case)"}
