@@ -51,11 +51,6 @@ class FailureGroup:
         return split_spec_id(self.example.spec_id)[1]
 
     @property
-    def relation(self) -> str | None:
-        """The broken relation, for must-refuse cases (it is part of their symptom)."""
-        return (self.example.extra or {}).get("relation") if self.example.extra.get("expected_kind") not in (None, "outputs") else None
-
-    @property
     def href(self) -> str:
         return f"{links.page(self.backend, self.example.spec_id)}#{links.group_id(self.verdict, self.symptom)}"
 

@@ -65,8 +65,8 @@ def _value_text(spec: SpecVersion, f, v: Any) -> str:
         return "+".join(p.name for p, asked in zip(spec.outputs, v) if asked) or "none"
     if f.kind == "presence":
         return "given" if v else "absent"
-    name = getattr(v, "name", None)
-    if name is not None and type(v).__name__ == "Class":
+    name = getattr(v, "name", None)  # a factor Class (negative, non-negative, given, ...): its name
+    if isinstance(name, str):
         return name
     return v if isinstance(v, str) else json.dumps(v, default=str)
 
@@ -129,9 +129,10 @@ def _computed(r: Result) -> str:
         spec = specs.load(r.spec_id)
         case = Case.from_json(r.case or {})
         got = [None if g is None or g.get("unencodable") else tensors.decode(g) for g in (r.got or ())]
-    except Exception:  # noqa: BLE001 -- no spec here, or a case this version cannot read: the verdict alone
+        return of_case(spec, case, Outcome("ok", got, r.backend_message), r.verdict) or r.verdict.value
+    except Exception:  # noqa: BLE001 -- no such spec here, or a case or outputs this version cannot read: one
+        # odd result must not sink a report; its key is then the verdict and its recorded element types
         return symptoms.Symptom((("", r.verdict.value),), _recorded_types(r)).key
-    return of_case(spec, case, Outcome("ok", got, r.backend_message), r.verdict) or r.verdict.value
 
 
 def _recorded_types(r: Result) -> tuple[tuple[str, str], ...]:
