@@ -28,7 +28,7 @@ from opconform import dtypes, specs, tensors
 from opconform.generator import tuple_coverage as tc
 from opconform.generator.exercised import same
 from opconform.generator.factors import Class, Factor, factors
-from opconform.model import Result, SpecVersion, Verdict
+from opconform.model import Result, SpecVersion
 from opconform.reports.resultset import ResultSet
 
 MAX_MISSING = 200  # missing tuples listed per detail page; the count says how many there are in all
@@ -176,7 +176,7 @@ def held_cases(results: Iterable[Result]) -> tuple[list[_Held], int]:
     answered = 0
     for r in results:
         case = r.case
-        if r.verdict is Verdict.UNSUPPORTED or not case or not _is_valid(case):
+        if not r.verdict.ran or not case or not _is_valid(case):  # unsupported or opconform's own failure: not exercised
             continue
         answered += 1
         types = tuple(None if x is None else x.get("dtype") for x in case.get("inputs", ()))
