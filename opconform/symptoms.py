@@ -266,9 +266,11 @@ def _saturated_own(g: np.ndarray, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 def output_kinds(got: Sequence[object | None], alternatives: Sequence[Sequence[object | None]], names: Sequence[str],
                  rules_of: Callable[[int], Rules]) -> tuple[tuple[str, str], ...]:
     """(output name, kind) for each asked output that differs, in slot order, against the
-    alternative the outputs come closest to (fewest differing outputs, then elements). names: one
-    per slot, "" for an output not asked. Empty when some alternative matches."""
-    best: tuple[tuple[int, int], tuple[tuple[str, str], ...]] | None = None
+    alternative the outputs come closest to: as the verdict chooses (suites/verdicts.py), the one
+    whose first difference is mildest (values, then shape, element type, missing), then the fewest
+    differing outputs and elements. names: one per slot, "" for an output not asked. Empty when
+    some alternative matches."""
+    best: tuple[tuple[int, int, int], tuple[tuple[str, str], ...]] | None = None
     for alt in alternatives or ((),):
         found, elements = [], 0
         for j, name in enumerate(names):
@@ -286,10 +288,16 @@ def output_kinds(got: Sequence[object | None], alternatives: Sequence[Sequence[o
             if k is not None:
                 found.append((name, k))
                 elements += _differing_count(g, want, rules_of(j))
-        score = (len(found), elements)
+        score = (_severity(found[0][1]) if found else -1, len(found), elements)
         if best is None or score < best[0]:
             best = (score, tuple(found))
     return best[1] if best else ()
+
+
+def _severity(kind_text: str) -> int:
+    """How far a kind is from a match, in the verdicts' order: values, shape, element type, missing."""
+    base = kind_text.partition("(")[0]
+    return 3 if base == "missing" else 2 if base == "element-type" else 1 if base in SHAPE_KINDS else 0
 
 
 def _differing_count(got: object, want: object, rules: Rules) -> int:

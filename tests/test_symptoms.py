@@ -87,6 +87,9 @@ def test_the_first_differing_output_against_the_closest_alternative():
     assert found == (("Y", "order"),)  # the second alternative: one output differs, by order; the first: both
     assert symptoms.output_kinds([y, None], alternatives, ["Y", "indices"], lambda j: DEFAULT)[-1] == ("indices", "missing")
     assert symptoms.output_kinds([y, idx], [(y, idx)], ["Y", "indices"], lambda j: DEFAULT) == ()
+    # as the verdict does: a wrong value beats a wrong shape, however many outputs differ
+    shapes = [(np.zeros(3, np.float32), idx), (np.array([1.0, 5.0], np.float32), np.array([3, 3], np.int64))]
+    assert symptoms.output_kinds(got, shapes, ["Y", "indices"], lambda j: DEFAULT)[0] == ("Y", "values")
     assert symptoms.output_kinds([y, np.array([7, 7])], [(y, idx)], ["Y", ""], lambda j: DEFAULT) == ()  # not asked
 
 
