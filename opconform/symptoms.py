@@ -138,12 +138,14 @@ def shape_kind(got: Sequence[int], expected: Sequence[int]) -> str:
 def _value_kind(a: np.ndarray, e: np.ndarray, mask: np.ndarray, rules: Rules) -> str:
     if _same_elements(a, e, rules):
         return "order"
-    k = element_kind(e.dtype)
+    k, own = element_kind(e.dtype), type_name(e.dtype)
     if k in ("float", "complex"):
         if k == "complex":
             a, e = np.concatenate([a.real.ravel(), a.imag.ravel()]), np.concatenate([e.real.ravel(), e.imag.ravel()])
             mask = differing(a, e, Rules(rules.tolerance, rules.signed_zero))
-        return _float_kind(a.astype(np.float64), e.astype(np.float64), mask, type_name(e.dtype))
+        with np.errstate(invalid="ignore"):  # widening a signalling NaN raises "invalid"; it stays NaN
+            a, e = a.astype(np.float64), e.astype(np.float64)
+        return _float_kind(a, e, mask, own)
     if k in ("int", "uint"):
         return _int_kind(a, e, mask)
     return "values"
