@@ -12,6 +12,7 @@ from opconform.generator import generate_rows
 from opconform.model import Outcome, SpecError, Verdict
 from opconform.suites.verdicts import judge
 
+from helpers_oracle import verdict
 from test_specs_loader import GOOD, write
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -122,3 +123,15 @@ def test_an_entry_that_says_why_the_text_computes_narrower_may_be_coarser(tmp_pa
     text = SPEC.replace("float64: {rtol: 1.0e-12, atol: 1.0e-13}",
                         "float64: {rtol: 1.0e-4, atol: 1.0e-4, narrower: 'stash_type is float32'}")
     assert _load(tmp_path, text).tolerance.for_type("float64") == (1e-4, 1e-4)
+
+
+def test_float_attributes_reach_the_oracle_as_the_float32_a_model_stores():
+    # 1 / sqrt(0 + epsilon) with the default epsilon 1e-5: float32's 9.99999974737875e-06 gives
+    # 316.22777001113064 (onnxruntime), the double 1e-5 316.2277660168379, 1.3e-8 apart
+    spec = specs.load("onnx::BatchNormalization-15")
+    assert oracle.stored_attributes(spec, {})["epsilon"] == float(np.float32(1e-5))
+    one = lambda v: np.array([v], np.float64)  # noqa: E731
+    inputs = [np.ones((1, 1, 1), np.float64), one(1.0), one(0.0), one(0.0), one(0.0)]
+    got = np.full((1, 1, 1), 1 / np.sqrt(np.float64(np.float32(1e-5))))
+    assert verdict(spec.id, inputs, {}, got)[0] is Verdict.PASS
+    assert verdict(spec.id, inputs, {}, np.full((1, 1, 1), 1 / np.sqrt(1e-5)))[0] is Verdict.MISMATCH
