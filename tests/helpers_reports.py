@@ -76,6 +76,7 @@ def every_verdict(backend: str = "alpha") -> list[Result]:
         "timeout": _case(OV_GATHER, f + 6, i),
         "ov_pass": _case(OV_GATHER, f + 7, i),
         "harness": _case(GATHER, f + 8, i),
+        "slow": _case(GATHER, f + 9, i, label="stress:distinct"),
     }
     exp = {k: v.expected.alternatives[0].outputs[0] for k, v in c.items() if v.expected.alternatives}
     return [
@@ -104,6 +105,8 @@ def every_verdict(backend: str = "alpha") -> list[Result]:
         _result(backend, c["harness"], Verdict.HARNESS_ERROR,
                 detail="opconform failed on this case, not the backend: ValueError: Changing the dtype of a 0d array",
                 message="ValueError: Changing the dtype of a 0d array (at backends/openvino_common.py:53 in _tensor)"),
+        _result(backend, c["slow"], Verdict.SLOW,
+                detail="slow: time grows as n^2.01 over n = 3,162..31,623, clearly faster than the stated n log n"),
     ]
 
 
