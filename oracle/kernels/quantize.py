@@ -10,7 +10,6 @@ ceil(D / block_size)); `expand` lays them out to broadcast against x.
 """
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 
 from opconform import dtypes
@@ -26,16 +25,14 @@ QUOTIENT_NAN = "quotient_not_nan"  # oracle-side relation (undefined): NaN has n
 
 
 def expand(param: np.ndarray, shape: tuple[int, ...], axis: int, block_size: int = 0) -> np.ndarray:
-    """A scale or zero point laid out to broadcast against an x of `shape`: 0-D and one-element
-    vectors per tensor, a tensor of x's rank with block_size > 0 repeated block_size times along
+    """A scale or zero point laid out to broadcast against an x of `shape`: one element per
+    tensor, a tensor of x's rank with block_size > 0 repeated block_size times along
     the axis (the last block cut to x's length), a vector along the axis."""
     param = np.asarray(param)
-    if param.ndim == 0:
-        return param
+    if param.size == 1:  # one scale for every element, whatever the block or axis
+        return param.reshape(())
     if block_size > 0 and param.ndim == len(shape):
         return np.take(np.repeat(param, block_size, axis=axis), np.arange(shape[axis]), axis=axis)
-    if param.size == 1:
-        return param.reshape(())
     dims = [1] * len(shape)
     dims[axis] = param.size
     return param.reshape(dims)
@@ -77,10 +74,3 @@ def saturate(spec_id: str, q: np.ndarray, zero_point: np.ndarray | None, to: str
     with np.errstate(invalid="ignore", over="ignore"):
         return cast.cast(np.asarray(q + zp, dtype=np.float64), to, saturate=saturate_floats)
 
-
-def is_float_type(name: str) -> bool:
-    return dtypes.get(name).is_float
-
-
-def float_max(name: str) -> float:
-    return float(ml_dtypes.finfo(dtypes.numpy_dtype(name)).max)
