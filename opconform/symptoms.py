@@ -260,7 +260,7 @@ def _int_limits() -> np.ndarray:
 def _saturated_own(g: np.ndarray, x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """g on its own type's limit where x is not: a sum that saturated instead of wrapping. x is in
     range (it is of the same type), so this says only that g sits on a limit x does not."""
-    info = np.iinfo(dtype)
+    info = ml_dtypes.iinfo(dtype)  # NumPy's iinfo refuses ml_dtypes' int2/int4 (void-kind dtypes)
     return ((g == info.max) | (g == info.min)) & (x != g) & (np.abs(x.astype(np.float64)) > 2.0 ** (info.bits - 2))
 
 
