@@ -183,7 +183,7 @@ def _equality(rid, when, check, lhs: ast.AST, rhs: ast.AST, inputs: set[str], li
         return Form(rid, "permutation", a.id, when, check, _compiled(count))
     keys, counted = _call_of(lhs, "unique_count"), _call_of(rhs, "size", "len")
     if keys is not None and counted is not None:
-        read = value_reads(keys, inputs)
+        read = value_reads(keys, inputs | lists)  # an ints attribute's values too (CenterCropPad's axes)
         if len(read) == 1 and next(iter(read)) in _names_in(counted):
             return Form(rid, "distinct", next(iter(read)), when, check, _compiled(keys))
     return None
@@ -288,6 +288,25 @@ def _present(env: dict, name: str) -> bool:
     return env.get(name) is not None
 
 
+def values_of(env: dict, name: str) -> Any:
+    """An input's array, or an ints attribute's values as a 1-D int64 array (None where absent):
+    what the elementwise and distinct fixes rewrite, either kind alike."""
+    x = env.get(name)
+    return np.asarray(x, dtype=np.int64).reshape(-1) if isinstance(x, (list, tuple)) else x
+
+
+def is_attribute(spec: SpecVersion, name: str) -> bool:
+    return all(p.name != name for p in spec.inputs)
+
+
+def store(d: Draft, name: str, x: np.ndarray) -> None:
+    """Put rewritten values back: into the input, or into the ints attribute as a list."""
+    if is_attribute(d.spec, name):
+        _set_list(d, name, x.reshape(-1).tolist())
+    else:
+        d.set_input(name, x)
+
+
 def _fix_length(draw, d: Draft, f: Form, env: dict) -> None:
     n = int(f.expr(env))
     if n >= 0:
@@ -371,7 +390,7 @@ def hold_distinct(draw, d: Draft, fs: tuple[Form, ...], kept: Kept, candidates: 
         if f.kind != "distinct":
             continue
         env = _env(d)
-        x = env.get(f.target)
+        x = values_of(env, f.target)
         if not isinstance(x, np.ndarray) or x.size < 2 or not _applies(f, env) or _holds(f, env):
             continue
         try:
@@ -395,7 +414,7 @@ def _make_distinct(draw, d: Draft, f: Form, env: dict, x: np.ndarray, mark, cand
     if not repeats:
         return False
     if drop and x.ndim == 1 and draw(st.booleans()):
-        d.set_input(f.target, np.delete(x, repeats))
+        store(d, f.target, np.delete(x, repeats))
         return True
     flat = x.reshape(-1).copy()
     for strict in (True, False):
@@ -408,7 +427,7 @@ def _make_distinct(draw, d: Draft, f: Form, env: dict, x: np.ndarray, mark, cand
         flat = np.delete(flat, repeats)  # no key left for them: fewer elements
     elif repeats:
         return False
-    d.set_input(f.target, flat if repeats else flat.reshape(x.shape))
+    store(d, f.target, flat if repeats else flat.reshape(x.shape))
     return bool(repeats)
 
 
@@ -480,13 +499,13 @@ def _break_distinct(draw, d: Draft, f: Form, env: dict, candidates: Candidates) 
     """One element given the key of another: a value of the candidates with that key (the same
     axis written another way), else that element's own value; a 1-D X of one element gets a
     second, a copy of the first."""
-    x = env[f.target]
-    if x.size == 0:
+    x = values_of(env, f.target)
+    if x is None or x.size == 0:
         return
     if x.size == 1:
         if x.ndim != 1:
             return
-        d.set_input(f.target, np.concatenate([x, x]))
+        store(d, f.target, np.concatenate([x, x]))
         return
     keys = np.asarray(f.expr(env)).reshape(-1).tolist()
     i = draw(st.integers(0, x.size - 1))
@@ -495,7 +514,7 @@ def _break_distinct(draw, d: Draft, f: Form, env: dict, candidates: Candidates) 
     same = [v for v, key in zip(pool.tolist(), probe(f.expr, env, f.target, x, pool).tolist()) if key == keys[i]]
     flat = x.reshape(-1).copy()
     flat[j] = same[draw(st.integers(0, len(same) - 1))] if same and draw(st.booleans()) else flat[i]
-    d.set_input(f.target, flat.reshape(x.shape))
+    store(d, f.target, flat.reshape(x.shape))
 
 
 def _break_dims(draw, d: Draft, f: Form, env: dict, candidates: Candidates) -> None:

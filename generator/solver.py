@@ -36,6 +36,9 @@ evaluating c: Gemm's K under transA):
                                for integer tensors), on the same side of its default
     rank(X) != E               X is drawn again with another rank its port allows (CumSum's axis:
                                one element is a 0-D tensor, not a 1-D one)
+    present(a) + .. + present(b) == 1   exactly one of these attributes given (Constant's value_*):
+                               the one given (or one drawn) kept and the others left out; the
+                               breaker leaves all out or gives a second one
     C(a, dtypes)               a conjunct reading one attribute a with listed values and otherwise
                                only element types, presence, other attributes and constants: a is
                                set to a listed value under which it holds (BitCast's `to`, of the
@@ -68,6 +71,7 @@ from hypothesis import strategies as st
 from opconform import specs
 from opconform.generator import exercised, pins, shapes
 from opconform.generator.draft import Draft
+from opconform.generator.factors import OMITTED
 from opconform.model import SpecVersion
 from opconform.specs import expr
 
@@ -135,6 +139,13 @@ def _new_shape(rule: ShapeRule, draw, d: Draft, env: dict, i: int, rhs: Callable
     return tuple(int(s) for s in shape)
 
 
+@dataclass(frozen=True)
+class Attributes:
+    """An attribute rule's answer that sets several attributes at once (a value of None: left out)."""
+
+    values: dict[str, Any]
+
+
 def _set_attribute(draw, d: Draft, env: dict, f: Fix) -> bool:
     try:
         value = f.rule(draw, d, env, -1, None)
@@ -142,6 +153,10 @@ def _set_attribute(draw, d: Draft, env: dict, f: Fix) -> bool:
         return False
     if value is None:
         return False
+    if isinstance(value, Attributes):
+        for name, v in value.values.items():
+            d.attributes.pop(name, None) if v is None else d.attributes.__setitem__(name, v)
+        return True
     d.attributes[f.target] = value
     return True
 
@@ -803,7 +818,8 @@ def _fix(rid: str, part: ast.AST, when, names: _Names) -> Fix | list[Fix] | None
 
     if u := _unidirectional(part):  # Y unidirectionally broadcastable to E
         return make("unidirectional", u[0], u[1], _unidirectional_rule)
-    if fix := _integral(rid, part, when, names, check) or _listed_value(rid, part, when, names, check):
+    if fix := (_integral(rid, part, when, names, check) or _listed_value(rid, part, when, names, check)
+               or _exactly_one(rid, part, when, names, check)):
         return fix
     if fix := _at_most(rid, part, when, inputs, check):
         return fix
@@ -887,6 +903,59 @@ def _listed_value(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | 
         return None
     options = tuple(e.value for e in part.comparators[0].elts)
     return Fix(rid, "one-of", part.left.id, frozenset(), when, check, None, _listed_rule(options), None, attribute=True)
+
+
+def _exactly_one(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | None:
+    """`present(a) + .. + present(b) == 1` (either side) over attributes: a fix keeping one of them
+    given and leaving the others out, and a breaker giving none or two."""
+    if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.Eq)):
+        return None
+    for lhs, rhs in ((part.left, part.comparators[0]), (part.comparators[0], part.left)):
+        named = _present_sum(lhs)
+        if named and isinstance(rhs, ast.Constant) and rhs.value == 1 and set(named) <= set(names.defaults):
+            return Fix(rid, "exactly-one", named[0], frozenset(), when, check, None,
+                       _exactly_one_rule(tuple(named), holding=True), _exactly_one_rule(tuple(named), holding=False),
+                       attribute=True)
+    return None
+
+
+def _present_sum(node: ast.AST) -> list[str] | None:
+    """The names a sum of `present(name)` calls reads, in order; None for anything else."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _present_sum(node.left), _present_sum(node.right)
+        return None if left is None or right is None else left + right
+    arg = _function(node, "present", 1)
+    return [arg[0].id] if arg and isinstance(arg[0], ast.Name) else None
+
+
+def _exactly_one_rule(named: tuple[str, ...], holding: bool) -> AttributeRule:
+    def rule(draw, d, env, i, rhs):
+        pinned = {n: pins.pinned(d, f"attr:{n}") for n in named}
+        given = [n for n in named if d.attributes.get(n) is not None]
+        must = [n for n in named if pinned[n] not in (pins.UNPINNED, OMITTED)]  # the row pins it given
+        free = [n for n in named if pinned[n] is not OMITTED]
+        if not holding:  # none given, or a second one
+            if not given or len(named) < 2 or draw(st.booleans()):
+                return Attributes(dict.fromkeys(named))
+            keep = draw(st.sampled_from(given))
+            second = draw(st.sampled_from([n for n in named if n != keep]))
+            return Attributes({second: _drawn_value(draw, d, second)})
+        if len(must) > 1 or not free:
+            return None
+        keep = must[0] if must else draw(st.sampled_from([n for n in given if n in free] or free))
+        out: dict[str, Any] = {n: None for n in named if n != keep}
+        if d.attributes.get(keep) is None:
+            out[keep] = _drawn_value(draw, d, keep)
+        return Attributes(out)
+    return rule
+
+
+def _drawn_value(draw, d: Draft, name: str) -> Any:
+    """A value of attribute `name` as the steps draw one (an empty list, which an ONNX node cannot
+    hold, excluded)."""
+    from opconform.generator.families.default import attribute_value  # the default steps draw values
+
+    return draw(attribute_value(d.spec.attribute(name)).filter(lambda v: not (isinstance(v, list) and not v)))
 
 
 def _listed_rule(options: tuple) -> AttributeRule:

@@ -84,7 +84,8 @@ def _read_terms(spec: SpecVersion) -> tuple[Term, ...]:
     out = []
     for rid, when, part in conjuncts(spec):
         if isinstance(part, ast.Call) and getattr(part.func, "id", "") == "all" and len(part.args) == 1:
-            named = tuple(sorted(list_relations.value_reads(part.args[0], inputs)))  # rank(data) alone is not repaired
+            # an ints attribute is repaired as a 1-D int64 input (CenterCropPad's axes in [-r, r-1])
+            named = tuple(sorted(list_relations.value_reads(part.args[0], inputs | lists)))  # rank(data) alone is not repaired
             if named:
                 out.append(Term(rid, when, expr.compiled(ast.unparse(part.args[0])), named,
                                 sized=list_relations.reads_structure(part.args[0], set(named))))
@@ -108,7 +109,9 @@ def repair(draw, d: Draft, plan: tuple[Term, ...], broken: str | None = None) ->
     if forms:
         candidates = functools.partial(_candidates, plan=plan, forms=forms)
         if list_relations.hold_distinct(draw, d, forms, kept, candidates, drop=broken is None):
-            _replace(draw, d, plan, kept, fresh=broken is None)  # fewer elements: a term reading the size reads another one
+            if broken is None:  # fewer elements: a shape fix reading the size reads another one (CenterCropPad's shape, one per axis)
+                solver.compile_plan(d.spec).apply(draw, d)
+            _replace(draw, d, plan, kept, fresh=broken is None)  # and so may a term
             list_relations.hold_distinct(draw, d, forms, kept, candidates, drop=False)
         list_relations.hold_dims(draw, d, forms, kept)
 
@@ -140,7 +143,7 @@ def _replace(draw, d: Draft, plan: tuple[Term, ...], kept: dict, fresh: bool = T
             failing.setdefault(target, []).append(t)
     for name, broken in failing.items():
         tests = [t for t in plan if _target(t, env) == name]  # the replacements must hold all of them
-        x = env[name]
+        x = list_relations.values_of(env, name)
         good = np.ones(x.shape, dtype=bool)
         for t in tests:
             good &= _evaluate(t, env)[1]
@@ -157,7 +160,7 @@ def _replace(draw, d: Draft, plan: tuple[Term, ...], kept: dict, fresh: bool = T
         picks = integers(draw, 0, pool.size - 1, bad.size)
         fixed = x.copy()
         fixed.reshape(-1)[bad] = pool[np.asarray(picks, dtype=np.int64)]
-        d.set_input(name, fixed)
+        list_relations.store(d, name, fixed)
         env = specs.environment(d.spec, d.inputs, d.attributes)
 
 
@@ -167,7 +170,7 @@ def _candidates(env: dict, name: str, strict: bool, *, plan: tuple[Term, ...], f
     it replaces."""
     skip = set() if strict else {f.relation for f in forms if f.kind == "dims" and f.reads == name}
     tests = [t for t in plan if t.relation not in skip and _target(t, env) == name]
-    x = env[name]
+    x = list_relations.values_of(env, name)
     good = np.ones(x.shape, dtype=bool)
     for t in tests:
         good &= _evaluate(t, env)[1]
@@ -176,7 +179,12 @@ def _candidates(env: dict, name: str, strict: bool, *, plan: tuple[Term, ...], f
 
 def _leave_out(d: Draft, name: str) -> None:
     """An optional input no value can make hold its relations (Squeeze's axes of a rank-0 data:
-    no axis is in range) is left out, unless the row pins it present."""
+    no axis is in range) is left out, unless the row pins it present; so is an ints attribute that
+    is not required."""
+    if list_relations.is_attribute(d.spec, name):
+        if not d.spec.attribute(name).required and pins.pinned(d, f"attr:{name}") is pins.UNPINNED:
+            d.attributes.pop(name, None)
+        return
     i = d.port_index(name)
     port = d.spec.inputs[min(i, len(d.spec.inputs) - 1)]
     if port.optional and not port.variadic and pins.pinned(d, f"input:{name}") is pins.UNPINNED:
@@ -204,8 +212,9 @@ def _evaluate(t: Term, env: dict) -> tuple[str | None, Any]:
         if not isinstance(x, np.ndarray) or x.size != 1 or ok.size != 1:
             return None, None  # a whole tensor is not replaced for one truth value
         return t.inputs[0], np.full(x.shape, bool(ok))
-    shaped = [n for n in t.inputs if isinstance(env.get(n), np.ndarray) and env[n].shape == ok.shape]
+    shaped = [n for n in t.inputs if isinstance(x := list_relations.values_of(env, n), np.ndarray) and x.shape == ok.shape]
     return (shaped[0], ok) if len(shaped) == 1 else (None, None)
+
 
 
 def _range_values(d: Draft, name: str, x: np.ndarray) -> np.ndarray | None:
@@ -304,14 +313,14 @@ def _either(first, second, ts: list[Term]):
 def _breaker(ts: list[Term]):
     def breaker(draw, d: Draft) -> None:
         env = specs.environment(d.spec, d.inputs, d.attributes)
-        usable = [(t, target) for t in ts if (target := _evaluate(t, env)[0]) is not None and env[target].size > 0]
+        usable = [(t, target) for t in ts if (target := _evaluate(t, env)[0]) is not None and list_relations.values_of(env, target).size > 0]
         if not usable and _give_absent(draw, d, ts):
             env = specs.environment(d.spec, d.inputs, d.attributes)
-            usable = [(t, target) for t in ts if (target := _evaluate(t, env)[0]) is not None and env[target].size > 0]
+            usable = [(t, target) for t in ts if (target := _evaluate(t, env)[0]) is not None and list_relations.values_of(env, target).size > 0]
         if not usable:
             return
         t, name = usable[draw(st.integers(0, len(usable) - 1))]
-        x = env[name]
+        x = list_relations.values_of(env, name)
         # the input's other terms: a value that breaks them too would break an earlier relation
         # (Squeeze's axis naming a dimension that is not 1, yet in range)
         others = [o for o in terms(d.spec) if o.relation != t.relation and _target(o, env) == name]
@@ -330,7 +339,7 @@ def _breaker(ts: list[Term]):
             return
         broken = x.copy()
         broken.reshape(-1)[k] = outside[draw(st.integers(0, outside.size - 1))]
-        d.set_input(name, broken)
+        list_relations.store(d, name, broken)
     return breaker
 
 
@@ -360,6 +369,12 @@ def _give_absent(draw, d: Draft, ts: list[Term]) -> bool:
     from opconform.generator.families.default import input_array  # the default steps draw arrays
 
     for name in dict.fromkeys(n for t in ts for n in t.inputs):
+        if list_relations.is_attribute(d.spec, name):
+            if d.attributes.get(name) is None:  # an absent ints attribute: one value, then repaired
+                d.attributes[name] = [0]
+                repair(draw, d, terms(d.spec))
+                return True
+            continue
         i = d.port_index(name)
         port = d.spec.inputs[i]
         if d.inputs[i] is None and port.optional and d.dtypes[i] is not None:

@@ -97,7 +97,8 @@ class Attribute:
     range: tuple[Any, Any] | None = None  # (lo, hi), either None for open
     text: str = ""
     domain: Domain | None = None  # numeric attributes: meaningful and typical values
-    # tensor attributes: the element types and the shape a drawn value has (ConstantOfShape's value)
+    # tensor attributes: the element types and the shape a drawn value has (ConstantOfShape's value);
+    # declared types without a shape: any small shape (Constant's value)
     tensor_types: tuple[str, ...] = ()
     tensor_shape: tuple[int, ...] | None = None
 

@@ -146,7 +146,8 @@ def _value_range(p: dict, w: str, kind: str) -> ValueRange | None:
 
 
 def _tensor_value(a: dict, type_vars: dict, w: str) -> dict:
-    """A tensor attribute's `tensor: {type, shape}` as the Attribute's tensor_types and tensor_shape."""
+    """A tensor attribute's `tensor: {type, shape}` as the Attribute's tensor_types and tensor_shape
+    (None without a shape: any small shape is drawn)."""
     t = a.get("tensor")
     if t is None:
         return {}
@@ -154,7 +155,7 @@ def _tensor_value(a: dict, type_vars: dict, w: str) -> dict:
         raise SpecError(f"{w}: field tensor: got an attribute of type {a['type']!r}, expected type tensor")
     if t["type"] not in type_vars:
         raise SpecError(f"{w}: field tensor.type: got {t['type']!r}, expected one of the type_vars {sorted(type_vars)}")
-    return {"tensor_types": tuple(type_vars[t["type"]]), "tensor_shape": tuple(t["shape"])}
+    return {"tensor_types": tuple(type_vars[t["type"]]), "tensor_shape": tuple(t["shape"]) if "shape" in t else None}
 
 
 def _check_converted_from(inputs: tuple[Port, ...], outputs: tuple[Port, ...], where: str) -> None:
@@ -266,6 +267,7 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
             raise SpecError(f"{where}.policies.{name}: field default: got {p['default']!r}, expected one of {p['options']}")
         policies.append(Policy(name, tuple(p["options"]), p["default"], p.get("text", "")))
     examples = []
+    tensor_attrs = {a.name for a in attrs if a.type == "tensor"}
     for k, e in enumerate(v.get("examples", [])):
         w = f"{where}.examples[{k}] ({e['name']})"
         for key in e.get("attributes", {}):
@@ -277,7 +279,8 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
             Example(
                 name=e["name"],
                 inputs=tuple(_tensor(t, f"{w}.inputs[{i}]") for i, t in enumerate(e["inputs"])),
-                attributes=dict(e.get("attributes", {})),
+                attributes={key: _tensor(a, f"{w}.attributes.{key}") if key in tensor_attrs else a
+                            for key, a in e.get("attributes", {}).items()},  # a tensor attribute as {dtype, shape, data}
                 outputs=None if "outputs" not in e else tuple(_tensor(t, f"{w}.outputs[{i}]") for i, t in enumerate(e["outputs"])),
                 expect_error=e.get("expect_error"),
                 policies=dict(e.get("policies", {})),

@@ -70,3 +70,17 @@ def assert_must_refuse_drafts(spec: SpecVersion, relation: str, tries: int, at_l
     for d in drafts:
         failing = [s for s in specs.check_all(spec, list(d.inputs), dict(d.attributes)) if s.state == "broken"]
         assert failing[0].id == relation, [s.id for s in failing]
+
+
+def assert_drawn_without_a_hook(spec_id: str, t: int, cap: float = 0.10, n: int = 60) -> None:
+    """The spec version has no generator hook and at most `cap` of its valid drafts (free, t=0,
+    or pinned to the t-wise covering rows) are rejected; the message names the commonest reasons."""
+    from collections import Counter
+
+    from opconform.generator import hooks, sampling
+
+    spec = specs.load(spec_id)
+    assert hooks.module_for(spec) is None
+    log: list[str] = []
+    rate = sampling.rejection_rate(spec, "ci", n, t=t, log=log)
+    assert rate <= cap, f"{rate:.0%} of valid draws rejected: {Counter(log).most_common(3)}"

@@ -103,7 +103,7 @@ def attribute_value(a: Attribute, bounds: tuple[Any, Any] | None = None) -> st.S
         return st.lists(st.floats(-4, 4, allow_nan=False, width=32), max_size=4)
     if a.type == "strings":
         return st.lists(st.text("abc", min_size=1, max_size=3), max_size=3)
-    if a.type == "tensor" and a.tensor_shape is not None:
+    if a.type == "tensor" and a.tensor_types:
         return tensor_attributes.strategy(a)
     raise NotImplementedError(f"no generic strategy for attributes of type {a.type!r}; write a hook")
 
@@ -129,10 +129,18 @@ def _draw_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | None
     explicit = a.required or draw(st.booleans())
     if not explicit:
         return
-    strategy = attribute_value(a, bounds)
+    strategy = _writable(d, attribute_value(a, bounds))
     if a.default is not None:
         strategy = st.one_of(st.just(a.default), strategy)
     d.attributes[a.name] = draw(strategy)
+
+
+def _writable(d: Draft, strategy: st.SearchStrategy) -> st.SearchStrategy:
+    """An ONNX node cannot hold an empty list attribute (onnx.helper cannot type it): lists of
+    one element or more only."""
+    if d.spec.dialect != "onnx":
+        return strategy
+    return strategy.filter(lambda v: not (isinstance(v, list) and not v))
 
 
 def _pinned_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | None, pin: Any) -> None:
@@ -140,7 +148,7 @@ def _pinned_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | No
     if pin is OMITTED:
         d.attributes.pop(a.name, None)
     elif isinstance(pin, Class):
-        d.attributes[a.name] = draw(pins.class_values(a, pin, bounds, attribute_value(a, bounds)))
+        d.attributes[a.name] = draw(_writable(d, pins.class_values(a, pin, bounds, attribute_value(a, bounds))))
     else:
         d.attributes[a.name] = pin
 

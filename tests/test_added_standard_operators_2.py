@@ -1,0 +1,144 @@
+"""Standard ONNX operators added with one spec file and one oracle module each, no generator hook
+(issue 15 items 2, 3 and 9): CenterCropPad, Constant, StringNormalizer, TfIdfVectorizer and
+Dropout. Their valid draws are rarely rejected, every error relation gets must-refuse cases that
+break it first, the generic generator forms they brought (an ints attribute repaired and kept
+distinct as a list, exactly one of several attributes given, a tensor attribute of any shape, no
+empty list attribute in an ONNX node) hold and break what they say, and the oracles' subtle points
+answer as the text does."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from helpers_generator import assert_drawn_without_a_hook, assert_must_refuse_drafts, draft_of
+from opconform import oracle, specs
+from opconform.generator import onnx_model, solver, strategies, tensor_attributes, value_repair
+from opconform.generator.families import default
+
+ADDED = ["onnx::CenterCropPad-18", "onnx::Constant-1", "onnx::Constant-9", "onnx::Constant-11", "onnx::Constant-12",
+         "onnx::Constant-25", "onnx::StringNormalizer-10"]
+
+
+@pytest.mark.parametrize("sid", ADDED)
+@pytest.mark.parametrize("t", [0, 2])
+def test_added_operators_draw_without_a_hook_and_rarely_reject(sid, t):
+    assert_drawn_without_a_hook(sid, t)
+
+
+@pytest.mark.parametrize("sid", ADDED)
+def test_every_error_relation_of_the_added_operators_gets_must_refuse_cases(sid):
+    spec = specs.load(sid)
+    relations = strategies.error_relations(spec)
+    assert relations
+    for relation in relations:
+        assert_must_refuse_drafts(spec, relation, tries=10, at_least=3)
+
+
+# ------------------------------------------------------------------ generic forms
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data())
+def test_an_ints_attribute_is_repaired_in_range_and_distinct_and_its_length_followed(data):
+    """CenterCropPad's axes: out of [-r, r-1] and repeated; value repair puts each in range, makes
+    them distinct (dropping some), and the shape fix reading their count runs again."""
+    spec = specs.load("onnx::CenterCropPad-18")
+    axes = data.draw(st.lists(st.integers(-9, 9), min_size=1, max_size=5))
+    d = draft_of(spec, [np.zeros((2, 3, 1), np.float32), np.array([1, 2, 3, 4, 5][:len(axes)], np.int64)], {"axes": axes})
+    solver.compile_plan(spec).apply(data.draw, d)
+    value_repair.repair(data.draw, d, value_repair.terms(spec))
+    got = d.attributes.get("axes")
+    assert got is None or (all(-3 <= a < 3 for a in got) and len({a % 3 for a in got}) == len(got))
+    assert specs.first_broken(spec, d.inputs, d.attributes) is None
+
+
+def test_the_exactly_one_form_is_read_over_attributes():
+    forms = {(f.relation, f.form) for f in solver.compile_plan(specs.load("onnx::Constant-12")).fixes}
+    assert ("exactly_one_value", "exactly-one") in forms
+    assert ("exactly_one_value", "exactly-one") in {(f.relation, f.form) for f in solver.compile_plan(specs.load("onnx::Constant-11")).fixes}
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data(), st.sets(st.sampled_from(["value_float", "value_ints", "value_string", "value_floats", "value_int"])))
+def test_the_exactly_one_fix_keeps_one_attribute_and_the_breaker_gives_none_or_two(data, given_names):
+    spec = specs.load("onnx::Constant-12")
+    start = {"value_float": 1.5, "value_ints": [1, 2], "value_string": "a", "value_floats": [0.5], "value_int": 3}
+    d = draft_of(spec, [], {n: start[n] for n in given_names})
+    solver.compile_plan(spec).apply(data.draw, d)
+    assert len(d.attributes) == 1
+    kept = next(iter(d.attributes))
+    assert kept not in given_names or d.attributes[kept] == start[kept]  # a given one keeps its value
+    assert specs.first_broken(spec, d.inputs, d.attributes) is None
+    solver.breakers(spec)["exactly_one_value"](data.draw, d)
+    assert len(d.attributes) in (0, 2)
+    assert specs.first_broken(spec, d.inputs, d.attributes).id == "exactly_one_value"
+
+
+@settings(max_examples=30, deadline=None, database=None)
+@given(st.data())
+def test_a_tensor_attribute_without_a_shape_is_drawn_at_many_shapes_and_broken_by_type(data):
+    spec = specs.load("onnx::Constant-9")
+    a = spec.attribute("value")
+    assert a.tensor_shape is None
+    value = data.draw(default.attribute_value(a))
+    assert value.ndim <= 3
+    assert specs.first_broken(spec, [], {"value": value}) is None
+    d = draft_of(spec, [], {"value": value})
+    tensor_attributes.breakers(spec)["value_type"](data.draw, d)
+    assert specs.first_broken(spec, [], d.attributes).id == "value_type"
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(st.data())
+def test_no_empty_list_attribute_is_drawn_for_an_onnx_node(data):
+    """onnx.helper cannot type an empty list: every drawn case builds a model."""
+    for sid in ("onnx::CenterCropPad-18", "onnx::Constant-13", "onnx::StringNormalizer-10"):
+        spec = specs.load(sid)
+        case = data.draw(strategies.cases(spec, kind="valid", profile="ci"))
+        assert all(v != [] for v in case.attributes.values() if isinstance(v, list))
+        onnx_model.build(spec, case)
+
+
+# ------------------------------------------------------------------ oracles
+def test_centercroppad_starts_the_window_rounded_down_and_pads_the_odd_one_after():
+    spec = specs.load("onnx::CenterCropPad-18")
+    x = np.arange(5, dtype=np.int64)
+    assert oracle.evaluate(spec, [x, np.array([2], np.int64)])[0].tolist() == [1, 2]  # (5 - 2) // 2 = 1
+    assert oracle.evaluate(spec, [x, np.array([8], np.int64)])[0].tolist() == [0, 0, 1, 2, 3, 4, 0, 0]  # 1 before, 2 after
+    strings = oracle.evaluate(spec, [np.array([["a", "b"]], dtype=object), np.array([3], np.int32)], {"axes": [-1]})[0]
+    assert strings.tolist() == [["a", "b", ""]]  # zero padding of a string tensor: the empty string
+
+
+@pytest.mark.parametrize("name,value,dtype,shape", [
+    ("value_float", 2.5, np.float32, ()), ("value_int", -7, np.int64, ()), ("value_string", "日本", object, ()),
+    ("value_floats", [0.5, 1.0], np.float32, (2,)), ("value_ints", [3], np.int64, (1,)),
+    ("value_strings", ["a", ""], object, (2,))])
+def test_constant_value_attributes_give_their_typed_tensors(name, value, dtype, shape):
+    y = oracle.evaluate(specs.load("onnx::Constant-13"), [], {name: value})[0]
+    assert y.dtype == dtype and y.shape == shape
+    assert y.reshape(-1).tolist() == (list(value) if isinstance(value, list) else [value])
+
+
+def test_constant_needs_exactly_one_value_attribute():
+    spec = specs.load("onnx::Constant-13")
+    assert oracle.expectation(spec, [], {}).relation == "exactly_one_value"
+    both = oracle.expectation(spec, [], {"value_int": 1, "value_float": 1.0})
+    assert (both.kind, both.relation) == ("error", "exactly_one_value")
+    assert oracle.expectation(specs.load("onnx::Constant-1"), [], {"value": np.array([1], np.int32)}).relation == "value_type"
+
+
+def test_stringnormalizer_case_mapping_and_caseless_compare_are_open():
+    spec = specs.load("onnx::StringNormalizer-10")
+    exp = oracle.expectation(spec, [np.array(["straße", "Kelvin"], dtype=object)], {"case_change_action": "UPPER"})
+    assert {tuple(a.outputs[0].tolist()) for a in exp.alternatives} == {("STRASSE", "KELVIN"), ("STRAßE", "KELVIN")}
+    # the Kelvin sign uppercases to itself and lowercases to k: the stop word "k" matches it when
+    # both sides are lowercased, not when both are uppercased
+    kelvin = oracle.expectation(spec, [np.array(["\u212a", "x"], dtype=object)], {"stopwords": ["k"]})
+    assert {tuple(a.outputs[0].tolist()) for a in kelvin.alternatives} == {("x",), ("\u212a", "x")}
+
+
+def test_stringnormalizer_gives_one_empty_string_when_every_element_is_a_stop_word():
+    spec = specs.load("onnx::StringNormalizer-10")
+    y = oracle.evaluate(spec, [np.array([["A", "a"]], dtype=object)], {"stopwords": ["a"]})[0]
+    assert y.shape == (1, 1) and y.tolist() == [[""]]
+    kept = oracle.evaluate(spec, [np.array(["A", "a"], dtype=object)], {"stopwords": ["a"], "is_case_sensitive": 1})[0]
+    assert kept.tolist() == ["A"]
