@@ -55,10 +55,36 @@ def _results() -> list[Result]:
 
 def test_the_runner_records_what_each_failure_looks_like():
     keys = [r.extra.get("symptom") for r in _results()]
-    assert keys[0] == keys[1] == "output: order | type:T=float32, attr:batch_dims=0"
+    assert keys[0] == keys[1] == "output: order | type:T=float32"
     assert keys[2].startswith("output: nan | ") and keys[3].startswith("output: count-more | ")
     assert keys[4] == keys[5] == "refused-type | types=float16"
     assert keys[6].startswith("output: zeros | ") and keys[7] is None  # a pass has no symptom
+
+
+def test_the_key_row_holds_types_and_modes_not_numeric_classes_or_outputs_asked():
+    """One bug must not become a group per case: Unique's axis class and the outputs asked stay out
+    of the key (they split OpenVINO's one wrong-shape bug into 49 groups), its `sorted` mode stays in."""
+    from opconform import specs
+    from opconform.generator import spec_factors
+    from opconform.suites import symptom
+
+    spec = specs.load("onnx::Unique-11")
+    keyed = {f.name for f in spec_factors(spec) if symptom._keyed(spec, f)}
+    assert {"type:T", "attr:sorted"} <= keyed
+    assert not keyed & {"attr:axis", "outputs"}
+
+
+def test_a_must_refuse_case_is_keyed_by_its_broken_relation_alone():
+    """Its element types are the breaker's draw: a key per type would split one missing check into
+    groups the shrinker cannot reproduce (it draws its own breaks)."""
+    from opconform import oracle, specs
+    from opconform.generator import generate
+    from opconform.suites import symptom
+
+    spec = specs.load(GATHER)
+    cases = [c for c in generate(spec, 6, 3, kind="invalid", expect=oracle.expectation)]
+    keys = {symptom.of_case(spec, c, Outcome("ok", [np.zeros(1, np.float32)]), Verdict.ACCEPTED_INVALID) for c in cases}
+    assert keys == {f"accepted-invalid | relation {c.expected.relation}" for c in cases}
 
 
 def test_failures_group_by_symptom_type_refusals_last_across_spec_versions():
