@@ -43,7 +43,9 @@ class Port:
     text: str = ""
     converted_from: str | None = None  # output only: holds this input's values converted to its type
     # output only: how its elements are compared. "exact"; "numeric_text": a string output holding numbers
-    # as text, compared by the value the text reads back to (suites/verdicts.py, docs/spec-format.md)
+    # as text, compared by the value the text reads back to (suites/verdicts.py, docs/spec-format.md);
+    # "judged": a random output (Dropout's in training): element type and shape compared, the values
+    # judged by the operator oracle's judge() over all the outputs got (oracle.judge)
     compare: str = "exact"
     # inputs only: where the generator draws this input's values, not a validity rule (that is
     # the relations' job). For values that set sizes (a repeat count, a window length, a depth), so

@@ -21,7 +21,7 @@ from opconform import specs
 from opconform.model import Alternative, Expectation, RelationBroken, SpecVersion
 from opconform.oracle import strings
 
-__all__ = ["evaluate", "expectation", "has_oracle", "module_for", "resolve_policies"]
+__all__ = ["evaluate", "expectation", "has_oracle", "judge", "judged", "module_for", "resolve_policies"]
 
 
 def module_for(spec: SpecVersion) -> ModuleType:
@@ -141,6 +141,26 @@ def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[st
         under = {k: v for k, v in refusing[0].items() if all(c[k] == v for c in refusing)}
         return Expectation("outputs", tuple(alternatives), relation=refused.relation, refused_under=under)
     return Expectation("outputs", tuple(alternatives))
+
+
+def judged(spec: SpecVersion) -> bool:
+    """Whether some output of the spec version is random (`compare: judged`): its values are not
+    compared with the expected ones but judged by the operator module's judge()."""
+    return any(p.compare == "judged" for p in spec.outputs)
+
+
+def judge(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[str, Any], policies: Mapping[str, str] | None,
+          outputs: Mapping[str, np.ndarray]) -> str:
+    """'' when the outputs got (by output name; the ones not asked left out) are what the text allows
+    for these inputs under these policies, else why not, in one line. The operator module's
+
+        def judge(spec, inputs, attributes, policies, outputs) -> str
+
+    states the exact properties (Dropout: output == mask * x / (1 - ratio)) and the statistical
+    ones (the share of kept elements, by a test whose false-alarm rate the spec states)."""
+    mod = module_for(spec)
+    return mod.judge(spec, strings.as_str_inputs(inputs), spec.resolved_attributes(dict(attributes)),
+                     resolve_policies(spec, policies), dict(outputs))
 
 
 def _same(a: tuple, b: tuple) -> bool:

@@ -134,8 +134,13 @@ def run(case: OfficialCase) -> OfficialResult:
     rules = compare.Rules(Tolerance(case.rtol, case.atol), spec.signed_zero)
     for k, exp in zip(case.outputs_requested, case.expected):
         found = compare.check(got[k], exp, rules)
-        if found is not None:
+        if found is not None and not (found.kind == "values" and spec.outputs[k].compare == "judged"):
             return OfficialResult(case, spec.id, False, f"{found.about(f'output {spec.outputs[k].name}')} [{case.name}]")
+    if oracle.judged(spec):  # a random output: the official outputs judged as a backend's would be
+        why = oracle.judge(spec, list(case.inputs), case.attributes, None,
+                           {spec.outputs[k].name: exp for k, exp in zip(case.outputs_requested, case.expected)})
+        if why:
+            return OfficialResult(case, spec.id, False, f"{why} [{case.name}]")
     return OfficialResult(case, spec.id, True, "")
 
 

@@ -169,7 +169,9 @@ def _check_converted_from(inputs: tuple[Port, ...], outputs: tuple[Port, ...], w
                             f"expected an input name {names}")
     for kind, ports in (("inputs", inputs), ("outputs", outputs)):
         for j, p in enumerate(ports):
-            if p.compare != "exact" and (kind == "inputs" or "string" not in p.types):
+            if p.compare == "judged" and kind == "inputs":
+                raise SpecError(f"{where}.{kind}[{j}] ({p.name}): field compare: got 'judged', expected it only on an output")
+            if p.compare == "numeric_text" and (kind == "inputs" or "string" not in p.types):
                 raise SpecError(f"{where}.{kind}[{j}] ({p.name}): field compare: got {p.compare!r}, expected it only on "
                                 f"an output that can hold strings")
 

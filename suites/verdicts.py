@@ -91,14 +91,17 @@ def _judge_outputs(spec: SpecVersion, case: Case, got: Sequence, alternatives: S
     matched, closest = [], None
     for alt in alternatives:
         failure = None
-        for j, name, _ in asked:
+        for j, name, port in asked:
             want = alt.outputs[j] if j < len(alt.outputs) else None
             if want is None:
                 failure = Verdict.MISMATCH, f"output {name}: the case expects no value for it"
             else:
-                failure = judge_output(name, np.asarray(got[j]), np.asarray(want), by_slot[j])
+                failure = judge_output(name, np.asarray(got[j]), np.asarray(want), by_slot[j],
+                                       values=port.compare != "judged")
             if failure:
                 break
+        if failure is None and any(port.compare == "judged" for _, _, port in asked):
+            failure = _judged(spec, case, {name: np.asarray(got[j]) for j, name, _ in asked}, alt)
         if failure is None:
             matched.append(alt)
         elif closest is None or _SEVERITY[failure[0]] < _SEVERITY[closest[0]]:
@@ -164,10 +167,21 @@ def _output_port(spec: SpecVersion, name: str) -> Port | None:
 _VERDICT_OF = {"element type": Verdict.WRONG_DTYPE, "shape": Verdict.WRONG_SHAPE, "values": Verdict.MISMATCH}
 
 
-def judge_output(name: str, got: np.ndarray, want: np.ndarray, rules: Rules) -> tuple[Verdict, str] | None:
-    """None when got conforms to want under `rules`, else (verdict, 'output X at [i]: got ..., expected ...')."""
+def judge_output(name: str, got: np.ndarray, want: np.ndarray, rules: Rules, values: bool = True) -> tuple[Verdict, str] | None:
+    """None when got conforms to want under `rules`, else (verdict, 'output X at [i]: got ..., expected ...').
+    values=False: the element type and shape only (a `compare: judged` port, whose values the oracle judges)."""
     found = check(got, want, rules)
-    return None if found is None else (_VERDICT_OF[found.kind], found.about(f"output {name}"))
+    if found is None or (not values and found.kind == "values"):
+        return None
+    return _VERDICT_OF[found.kind], found.about(f"output {name}")
+
+
+def _judged(spec: SpecVersion, case: Case, got: dict, alt: Alternative) -> tuple[Verdict, str] | None:
+    """The oracle's judgement of a random output's values (oracle.judge), under the alternative's policies."""
+    from opconform import oracle
+
+    why = oracle.judge(spec, case.inputs, case.attributes, alt.policies, got)
+    return (Verdict.MISMATCH, why) if why else None
 
 
 def compare(spec: SpecVersion, name: str, got: np.ndarray, want: np.ndarray,

@@ -17,7 +17,8 @@ from opconform.generator import onnx_model, solver, strategies, tensor_attribute
 from opconform.generator.families import default
 
 ADDED = ["onnx::CenterCropPad-18", "onnx::Constant-1", "onnx::Constant-9", "onnx::Constant-11", "onnx::Constant-12",
-         "onnx::Constant-25", "onnx::StringNormalizer-10"]
+         "onnx::Constant-25", "onnx::StringNormalizer-10", "onnx::Dropout-1", "onnx::Dropout-7", "onnx::Dropout-10",
+         "onnx::Dropout-12", "onnx::Dropout-22"]
 
 
 @pytest.mark.parametrize("sid", ADDED)
@@ -142,3 +143,74 @@ def test_stringnormalizer_gives_one_empty_string_when_every_element_is_a_stop_wo
     assert y.shape == (1, 1) and y.tolist() == [[""]]
     kept = oracle.evaluate(spec, [np.array(["A", "a"], dtype=object)], {"stopwords": ["a"], "is_case_sensitive": 1})[0]
     assert kept.tolist() == ["A"]
+
+
+# ------------------------------------------------------------------ Dropout: random outputs judged
+def _training(x, ratio=0.5):
+    return [x, np.array(ratio, np.float32), np.array(True)]
+
+
+def _judge(inputs, outputs, sid="onnx::Dropout-13", policies=None):
+    return oracle.judge(specs.load(sid), inputs, {}, policies, outputs)
+
+
+def test_dropout_training_output_is_mask_times_data_over_one_minus_ratio():
+    rng = np.random.default_rng(0)
+    x = rng.uniform(1, 2, 4000).astype(np.float32)
+    mask = rng.random(4000) < 0.75
+    y = np.where(mask, x / np.float32(0.75), 0).astype(np.float32)
+    assert _judge(_training(x, 0.25), {"output": y, "mask": mask}) == ""
+    assert _judge(_training(x, 0.25), {"output": y}) == ""  # the mask read back from the output
+    wrong = y.copy()
+    wrong[mask.argmax()] = x[mask.argmax()]  # kept but not scaled
+    assert "mask * data / (1 - ratio)" in _judge(_training(x, 0.25), {"output": wrong, "mask": mask})
+    assert "mask * data / (1 - ratio)" in _judge(_training(x, 0.25), {"output": y, "mask": ~mask})
+
+
+def test_dropout_kept_share_is_judged_by_a_two_sided_binomial_test():
+    x = np.ones(4000, np.float32)
+    half = np.arange(4000) % 2 == 0  # 2000 kept: what ratio 0.5 gives on average
+    assert _judge(_training(x, 0.5), {"mask": half, "output": np.where(half, 2.0, 0.0).astype(np.float32)}) == ""
+    # the same 2000 of 4000 under ratio 0.25 (3000 expected): far beyond a 1e-6 false alarm
+    why = _judge(_training(x, 0.25), {"mask": half, "output": np.where(half, np.float32(1 / 0.75), 0).astype(np.float32)})
+    assert "too few" in why and "binomial" in why
+    every = np.ones(4000, bool)
+    assert "too many" in _judge(_training(x, 0.5), {"mask": every, "output": np.full(4000, 2.0, np.float32)})
+
+
+def test_dropout_binomial_false_alarm_rate_is_at_most_its_alpha():
+    """Masks drawn with the stated keep probability: none of 2000 is rejected (at 1e-6 per case the
+    chance that one is would be 0.2%)."""
+    from opconform.oracle.onnx import dropout
+
+    rng = np.random.default_rng(1)
+    for n, p in ((10, 0.5), (100, 0.125), (1000, 0.875), (50, 0.3)):
+        ks = rng.binomial(n, p, 500)
+        assert all(dropout._binomial(int(k), n, p) == "" for k in ks)
+    assert dropout._binomial(0, 60, 0.5) and dropout._binomial(60, 60, 0.5)  # 2**-60: rejected
+
+
+def test_dropout_inference_is_a_copy_and_keeps_every_element():
+    x = np.array([1.0, -0.0, np.nan, np.inf], np.float32)
+    inference = [x, np.array(0.5, np.float32), np.array(False)]
+    assert _judge(inference, {"output": x.copy(), "mask": np.ones(4, bool)}) == ""
+    assert "every one kept" in _judge(inference, {"output": x.copy(), "mask": np.array([True, False, True, True])})
+    assert _judge(inference, {"output": np.array([1.0, 0.0, np.nan, np.inf], np.float32)})  # -0.0 is copied
+    # before version 12 the text says nothing of the mask of a copy (onnxruntime's is all false)
+    assert _judge([x], {"output": x.copy(), "mask": np.zeros(4, bool)}, "onnx::Dropout-10", {"mode": "inference"}) == ""
+
+
+def test_dropout_verdicts_judge_random_outputs_and_compare_their_shapes():
+    from opconform.model import Case, Outcome, Verdict
+    from opconform.suites import verdicts
+
+    spec = specs.load("onnx::Dropout-13")
+    x = np.ones((20, 20), np.float32)
+    inputs = _training(x, 0.5)
+    case = Case(spec.id, {}, tuple(inputs), (True, True), oracle.expectation(spec, inputs, {}))
+    mask = np.arange(400).reshape(20, 20) % 2 == 0
+    y = np.where(mask, 2.0, 0.0).astype(np.float32)
+    assert verdicts.judge(spec, case, Outcome("ok", [y, mask]))[0] is Verdict.PASS
+    assert verdicts.judge(spec, case, Outcome("ok", [y, ~mask]))[0] is Verdict.MISMATCH
+    assert verdicts.judge(spec, case, Outcome("ok", [y.reshape(-1), mask]))[0] is Verdict.WRONG_SHAPE
+    assert verdicts.judge(spec, case, Outcome("ok", [y.astype(np.float64), mask]))[0] is Verdict.WRONG_DTYPE

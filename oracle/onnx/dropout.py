@@ -1,0 +1,102 @@
+"""ONNX Dropout: in inference (test) mode a copy of data with every element kept; in training mode
+random outputs (`compare: judged`): run() gives the shapes and types (every element kept, scaled by
+1 / (1 - ratio)), judge() decides a backend's outputs by the text's exact property, output = mask *
+data / (1 - ratio) element by element, and the share of kept elements by a two-sided binomial test
+whose false-alarm rate is at most ALPHA per case."""
+from __future__ import annotations
+
+import numpy as np
+
+from opconform import compare
+from opconform.model import Tolerance
+
+ALPHA = 1e-6  # false-alarm rate of the binomial test, per case
+
+
+def run(spec, inputs, attributes, policies):
+    x = inputs[0]
+    training, ratio = _mode(spec, inputs, attributes, policies)
+    y = _kept(x, ratio) if training else x.copy()
+    mask_type = x.dtype if spec.since <= 7 else np.bool_
+    return y, np.ones(x.shape, dtype=mask_type)
+
+
+def judge(spec, inputs, attributes, policies, outputs) -> str:
+    x = inputs[0]
+    training, ratio = _mode(spec, inputs, attributes, policies)
+    y, m = outputs.get("output"), outputs.get("mask")
+    if m is not None and np.shape(m) != x.shape:
+        return f"output mask: got shape {list(np.shape(m))}, expected {list(x.shape)}"
+    if not training or ratio == 0.0:  # a copy, nothing dropped (1 / (1 - 0) = 1)
+        found = None if y is None else compare.check(y, x, compare.Rules(Tolerance(), "distinct"))
+        if found is not None:
+            return found.about("output (a copy of data in inference mode)")
+        # up to version 10 the text says nothing of the mask a copy gives ("If is_test is nonzero,
+        # this output is not filled"); from 12 "it will contain all ones"
+        if m is not None and spec.since >= 12 and not np.all(np.asarray(m, dtype=np.float64) == 1):
+            return f"output mask: {int(np.sum(np.asarray(m, dtype=np.float64) != 1))} element(s) dropped, expected every one kept"
+        return ""
+    kept_value = _kept(x, ratio)
+    rules = compare.Rules.of(spec)
+    if m is not None:
+        mf = np.asarray(m, dtype=np.float64)
+        if not np.all((mf == 0) | (mf == 1)):
+            return "output mask: holds values other than kept (1 / true) and dropped (0 / false)"
+        kept, known = mf == 1, np.ones(x.shape, dtype=bool)
+    else:  # counted only where a dropped 0 cannot pass for the kept value, and data is no NaN (NaN * 0 is NaN)
+        kept = ~compare.differing(y, kept_value, rules)
+        known = compare.differing(np.zeros_like(kept_value), kept_value, rules) & ~np.isnan(np.asarray(x, dtype=np.float64))
+    if y is not None:
+        wrong = ~np.where(kept, ~compare.differing(y, kept_value, rules), _dropped(y, x))
+        if wrong.any():
+            at = tuple(int(i) for i in np.argwhere(wrong)[0])
+            return (f"output at {list(at)}: got {y[at]!r}, expected mask * data / (1 - ratio) = "
+                    f"{kept_value[at] if kept[at] else 0!r} ({int(wrong.sum())} of {wrong.size} elements differ)")
+    return _binomial(int(kept[known].sum()), int(known.sum()), 1.0 - ratio)
+
+
+def _mode(spec, inputs, attributes, policies) -> tuple[bool, float]:
+    """(training, ratio) as the version states them."""
+    if spec.since <= 6:
+        return attributes.get("is_test", 0) == 0, float(attributes.get("ratio", 0.5))
+    if spec.since <= 10:
+        return policies.get("mode") == "training", float(attributes.get("ratio", 0.5))
+    ratio = inputs[1] if len(inputs) > 1 else None
+    training = inputs[2] if len(inputs) > 2 else None
+    if ratio is not None:
+        r = float(np.asarray(ratio, dtype=np.float64).reshape(-1)[0])
+    else:
+        r = 0.0 if policies.get("absent_ratio") == "copy" else 0.5
+    return training is not None and bool(np.asarray(training).reshape(-1)[0]), r
+
+
+def _kept(x: np.ndarray, ratio: float) -> np.ndarray:
+    """data / (1 - ratio) in data's type (one rounding of the float64 product)."""
+    with np.errstate(all="ignore"):
+        return (np.asarray(x, dtype=np.float64) * (1.0 / (1.0 - ratio))).astype(x.dtype)
+
+
+def _dropped(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """A dropped element is 0 (either sign); NaN too where data is not finite (scale * inf * 0)."""
+    yf, xf = np.asarray(y, dtype=np.float64), np.asarray(x, dtype=np.float64)
+    return (yf == 0) | (np.isnan(yf) & ~np.isfinite(xf))
+
+
+def _binomial(k: int, n: int, p: float) -> str:
+    """'' unless k kept of n is so far from n * p that a two-sided binomial test at ALPHA rejects it."""
+    if n == 0 or p >= 1.0:
+        return "" if n == 0 or k == n else f"kept {k} of {n} elements with keep probability 1"
+    ks = np.arange(n + 1)
+    # log C(n, k) from cumulative sums of logs: every term at once
+    logs = np.log(np.arange(1, n + 1, dtype=np.float64))
+    log_choose = np.concatenate([[0.0], np.cumsum(logs)])
+    log_choose = log_choose[n] - log_choose[ks] - log_choose[n - ks]
+    with np.errstate(divide="ignore"):
+        log_pmf = log_choose + ks * np.log(p) + (n - ks) * np.log1p(-p)
+    pmf = np.exp(log_pmf)
+    low, high = pmf[: k + 1].sum(), pmf[k:].sum()
+    if min(low, high) < ALPHA / 2:
+        side = "few" if low < high else "many"
+        return (f"kept {k} of {n} elements: too {side} for keep probability 1 - ratio = {p:g} "
+                f"(two-sided binomial test, false-alarm rate {ALPHA:g}; P = {2 * min(low, high):.2g})")
+    return ""
