@@ -157,9 +157,12 @@ def observable_repairs(spec: SpecVersion, fs: Sequence[Factor], allowed: Callabl
         if (c, vals) in held:
             continue  # a repair row made for an earlier tuple holds it
         pins = {n: fs[names.index(n)].values.index(v) for n, v in zip(c, vals)}
-        for f in fs:  # the inputs of the tuple's types are given
-            if f.kind == "presence" and any(n.startswith("type:") and unobservable(spec, n, {f.name: False}) for n in c):
-                pins.setdefault(f.name, f.values.index(True))
+        needed = [f for f in fs  # the inputs of the tuple's types are given
+                  if f.kind == "presence" and any(n.startswith("type:") and unobservable(spec, n, {f.name: False}) for n in c)]
+        if any(True not in f.values for f in needed):
+            continue  # an input excluded from being given (a backend that implements nothing with it)
+        for f in needed:
+            pins.setdefault(f.name, f.values.index(True))
         found = complete(fs, allowed, pins, order)
         if found is not None:
             row = {f.name: f.values[i] for f, i in zip(fs, found)}

@@ -242,3 +242,43 @@ def test_every_hook_left_says_why_and_their_number_does_not_grow():
     assert len(modules) <= 12, sorted(str(p.relative_to(root)) for p in modules)
     for alias, target in hooks.SHARED.items():  # shared hooks exist
         assert (root / (target.replace(".", "/") + ".py")).exists(), alias
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data())
+def test_a_disjunction_breaker_leaves_every_disjunct_broken(data):
+    """QuantizeLinear-21's scale: 0-D or [1] (per tensor), the axis' length (per axis) or the
+    blocked shape. Its breaker moves the scale off one disjunct and keeps the shape only where no
+    other holds either (a scalar made a vector of another length than the axis)."""
+    spec = specs.load("onnx::QuantizeLinear-21")
+    f32 = np.float32
+    fix = next(f for f in solver.compile_plan(spec).fixes if f.relation == "scale_shape")
+    assert fix.form == "any" and fix.breaks is not None
+    scale = data.draw(st.sampled_from([np.ones((), f32), np.ones((3,), f32)]))
+    d = draft_of(spec, [np.zeros((2, 3, 4), f32), scale, None], {"axis": 1})
+    assert specs.first_broken(spec, d.inputs, d.attributes) is None
+    solver.breakers(spec)["scale_shape"](data.draw, d)
+    states = {s.id: s.state for s in specs.check_all(spec, d.inputs, d.attributes)}
+    assert states["scale_shape"] == "broken", d.inputs[1].shape
+
+
+@pytest.mark.parametrize("sid,relation", [
+    ("onnx::QuantizeLinear-21", "scale_shape"), ("onnx::DequantizeLinear-24", "zero_point_shape"),
+    ("onnx::QLinearMatMul-10", "a_scale_shape"), ("onnx::QLinearMatMul-21", "b_zero_point_shape"),
+])
+def test_disjunctions_get_must_refuse_cases(sid, relation):
+    assert_must_refuse_drafts(specs.load(sid), relation, tries=20, at_least=10)
+
+
+def test_an_axis_pinned_negative_or_non_negative_draws_its_input_with_an_axis():
+    """A row pinning axis to a class counted against rank(x) gets an x of rank >= 1 (a 0-D x has
+    no axis: the pin could not be held and the draft was rejected)."""
+    from opconform.generator.factors import NEGATIVE, NON_NEGATIVE
+
+    spec = specs.load("onnx::DequantizeLinear-21")
+    valid = strategies.drafts(spec, "ci", row={"attr:axis": NEGATIVE})
+    drafts = [sampling.draw_one(valid, f"axis-pin:{k}") for k in range(20)]
+    assert all(d is not None and d.inputs[0].ndim >= 1 and d.attributes["axis"] < 0 for d in drafts)
+    valid = strategies.drafts(spec, "ci", row={"attr:axis": NON_NEGATIVE})
+    assert all((d := sampling.draw_one(valid, f"axis-pin+:{k}")) is not None and d.inputs[0].ndim >= 1
+               for k in range(20))
