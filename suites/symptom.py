@@ -2,7 +2,7 @@
 `Result.extra["symptom"]`, what failure groups are keyed by (reports/groups.py) and what the
 shrinker must reproduce (suites/shrink.py).
 
-    of_case(spec, case, outcome, verdict) -> "Y: order | type:T=uint32, attr:sorted=1"
+    of_case(spec, case, outcome, verdict) -> "Y: order | type:T=uint, attr:sorted=1"
     of_result(result)                     -> the recorded key, or the same computed from the
                                              result's recorded case and outputs (older results
                                              files; no oracle is run: the case holds its expected
@@ -10,8 +10,8 @@ shrinker must reproduce (suites/shrink.py).
     row(spec, case)                       -> the categorical row the key holds, as factor values
 
 The key's row is the case's value of the categorical factors of its spec version that split bugs
-(generator/factors.py: element types, optional inputs given, attributes choosing among listed
-modes; see _keyed), the value-class factors left out (they describe values, not the category).
+(generator/factors.py: element type classes, optional inputs given, attributes choosing among
+listed modes; see _keyed and _type_class), the value-class factors left out (they describe values, not the category).
 `row()`, what a shrink searches within, keeps every factor. An attribute left out reads as its
 default's value, so `sorted` omitted and `sorted=1` are one row. A must-refuse case has no row (it
 breaks one relation on purpose; the relation is the key); a type refusal's row is its first input's element type
@@ -68,7 +68,21 @@ def _row_text(spec: SpecVersion, case: Case) -> tuple[tuple[str, str], ...]:
     fs = [f for f in _factors(spec) if _keyed(spec, f)]
     # an omitted attribute reads as its default: `sorted` left out and `sorted=1` are one row
     held = exercised_values(spec, fs, dataclasses.replace(case, attributes=spec.resolved_attributes(case.attributes)))
-    return tuple((f.name, _value_text(spec, f, held.get(f.name))) for f in fs)
+    return tuple((f.name, _type_class(v) if f.kind == "type" else v)
+                 for f, v in ((f, _value_text(spec, f, held.get(f.name))) for f in fs))
+
+
+def _type_class(name: str) -> str:
+    """An element type's class in a key: float, float-narrow (the float8 and float4 types: their
+    own conversion code), int, uint, bool, string, complex. Exact types split one bug into a group
+    per type (OpenVINO's Unique: one empty-input shape bug in ten groups, one per type); where the
+    width matters the kind says it (precision(float32), overflow(32-bit))."""
+    try:
+        kind = dtypes.get(name).kind
+    except dtypes.UnknownElementType:
+        return name  # "other", or a type this opconform does not know: as it is
+    narrow = kind == "float" and name.startswith(("float8", "float4"))
+    return "float-narrow" if narrow else kind
 
 
 def _value_text(spec: SpecVersion, f, v: Any) -> str:

@@ -55,7 +55,7 @@ def _results() -> list[Result]:
 
 def test_the_runner_records_what_each_failure_looks_like():
     keys = [r.extra.get("symptom") for r in _results()]
-    assert keys[0] == keys[1] == "output: order | type:T=float32"
+    assert keys[0] == keys[1] == "output: order | type:T=float"
     assert keys[2].startswith("output: nan | ") and keys[3].startswith("output: count-more | ")
     assert keys[4] == keys[5] == "refused-type | types=float16"
     assert keys[6].startswith("output: zeros | ") and keys[7] is None  # a pass has no symptom
@@ -72,6 +72,16 @@ def test_the_key_row_holds_types_and_modes_not_numeric_classes_or_outputs_asked(
     keyed = {f.name for f in spec_factors(spec) if symptom._keyed(spec, f)}
     assert {"type:T", "attr:sorted"} <= keyed
     assert not keyed & {"attr:axis", "outputs"}
+
+
+@pytest.mark.parametrize("name, cls", [("float16", "float"), ("bfloat16", "float"), ("float64", "float"),
+                                       ("float8e4m3fn", "float-narrow"), ("float4e2m1", "float-narrow"),
+                                       ("int4", "int"), ("int64", "int"), ("uint64", "uint"), ("bool", "bool"),
+                                       ("string", "string"), ("complex64", "complex"), ("other", "other")])
+def test_a_key_names_the_class_of_an_element_type(name, cls):
+    from opconform.suites import symptom
+
+    assert symptom._type_class(name) == cls
 
 
 def test_a_must_refuse_case_is_keyed_by_its_broken_relation_alone():
