@@ -233,6 +233,8 @@ def _attribute_values(spec: SpecVersion, a: Attribute) -> list[Any]:
             return _axis_classes(spec, a, uses)
         if uses.as_truth_value:  # `x if transA else y`: a flag
             return [0, 1]
+        if a.range is not None and any(isinstance(b, str) for b in a.range):
+            return [GIVEN]  # a bound read from another attribute (max_gram_length >= min_gram_length): drawn within it
         return sorted({-1, 0, 1} | ({a.default} if isinstance(a.default, int) else set()))
     if a.type == "float":
         lo, hi = _fixed_range(a)

@@ -10,6 +10,7 @@ the solver reads them; `a` an ints attribute, `X` and `Y` inputs) becomes a `For
     len(a) == E                          a gets E elements (a length of 0 leaves it out: an ONNX
                                          node cannot hold an empty list attribute)
     sorted(a) == range(E)                a is drawn as a permutation of range(E)
+    tuple(sorted(a)) == tuple(a)         a sorted, after value repair (any list attribute)
     unique_count(F) == size(G)           (F reads X's values, G reads X) the elements of X whose
                                          key under F repeats an earlier one get values of unused
                                          keys that hold X's other value terms, or are dropped
@@ -62,7 +63,7 @@ class Form:
     """One conjunct of a list form and what its fix reads (see the module text)."""
 
     relation: str
-    kind: str  # "length" | "permutation" | "distinct" | "dims" | "broadcast"
+    kind: str  # "length" | "sorted" | "permutation" | "distinct" | "dims" | "broadcast"
     target: str  # what the fix rewrites: the attribute, X (distinct, broadcast) or Y (dims)
     when: Callable[[dict], Any] | None
     check: Callable[[dict], Any]  # the conjunct itself
@@ -83,8 +84,9 @@ def forms(spec: SpecVersion) -> tuple[Form, ...]:
     from opconform.generator.solver import conjuncts  # the same conjuncts, symbols substituted
 
     inputs, lists = _names(spec)
+    every = {a.name for a in spec.attributes if a.type in ("ints", "floats", "strings")}
     found = tuple(f for rid, when, part in conjuncts(spec)
-                  if (f := form_of(rid, when, part, inputs, lists)) is not None)
+                  if (f := form_of(rid, when, part, inputs, lists, every)) is not None)
     key = id(spec)
     _FORMS[key] = (weakref.ref(spec, lambda _, key=key: _FORMS.pop(key, None)), found)
     return found
@@ -152,12 +154,16 @@ def _shape_vector(node: ast.AST, inputs: set[str]) -> str | None:
     return arg.id if isinstance(arg, ast.Name) and arg.id in inputs else None
 
 
-def form_of(rid: str, when, part: ast.AST, inputs: set[str], lists: set[str]) -> Form | None:
-    """The conjunct as a list form, or None when it is of none of the forms."""
+def form_of(rid: str, when, part: ast.AST, inputs: set[str], lists: set[str],
+            every: set[str] | None = None) -> Form | None:
+    """The conjunct as a list form, or None when it is of none of the forms. `lists`: the ints
+    attributes; `every`: all list attributes (ints, floats, strings), whose length and order a
+    form may fix too."""
     check = _compiled(part)
+    every = lists if every is None else every
     if isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.Eq):
         for lhs, rhs in ((part.left, part.comparators[0]), (part.comparators[0], part.left)):
-            found = _equality(rid, when, check, lhs, rhs, inputs, lists)
+            found = _equality(rid, when, check, lhs, rhs, inputs, lists, every)
             if found is not None:
                 return found
     if isinstance(part, ast.Call) and getattr(part.func, "id", "") == "broadcastable" and len(part.args) == 2:
@@ -171,12 +177,17 @@ def form_of(rid: str, when, part: ast.AST, inputs: set[str], lists: set[str]) ->
     return None
 
 
-def _equality(rid, when, check, lhs: ast.AST, rhs: ast.AST, inputs: set[str], lists: set[str]) -> Form | None:
-    """length, permutation and distinct: `len(a) == E`, `sorted(a) == range(E)`,
-    `unique_count(F) == size(G)`."""
+def _equality(rid, when, check, lhs: ast.AST, rhs: ast.AST, inputs: set[str], lists: set[str],
+              every: set[str]) -> Form | None:
+    """length, order, permutation and distinct: `len(a) == E`, `tuple(sorted(a)) == tuple(a)`,
+    `sorted(a) == range(E)`, `unique_count(F) == size(G)`."""
     a = _call_of(lhs, "len")
-    if isinstance(a, ast.Name) and a.id in lists and a.id not in _names_in(rhs):
+    if isinstance(a, ast.Name) and a.id in every and a.id not in _names_in(rhs):
         return Form(rid, "length", a.id, when, check, _compiled(rhs))
+    a = _call_of(_call_of(lhs, "tuple"), "sorted")
+    b = _call_of(rhs, "tuple")
+    if isinstance(a, ast.Name) and a.id in every and isinstance(b, ast.Name) and b.id == a.id:
+        return Form(rid, "sorted", a.id, when, check, _compiled(rhs))
     a = _call_of(lhs, "sorted")
     count = _range_count(rhs)
     if isinstance(a, ast.Name) and a.id in lists and count is not None and a.id not in _names_in(count):
@@ -311,7 +322,38 @@ def _fix_length(draw, d: Draft, f: Form, env: dict) -> None:
     n = int(f.expr(env))
     if n >= 0:
         old = list(env[f.target])[:n]
-        _set_list(d, f.target, old + [draw(st.integers(-4, 4)) for _ in range(n - len(old))])
+        element = _ELEMENTS[d.spec.attribute(f.target).type]
+        _set_list(d, f.target, old + [draw(element) for _ in range(n - len(old))])
+
+
+# a new element of a list attribute, as the default steps draw them
+_ELEMENTS = {"ints": st.integers(-4, 4), "floats": st.floats(-4, 4, allow_nan=False, width=32),
+             "strings": st.text("abc", min_size=1, max_size=3)}
+
+
+def hold_lengths(draw, d: Draft, fs: tuple[Form, ...], kept: Kept) -> bool:
+    """A length form broken again by what later phases rewrote (TfIdfVectorizer: one ngram_indexes
+    per n-gram that the repaired, sorted ngram_counts give) fixed again; True when one was."""
+    fixed = False
+    for f in fs:
+        env = _env(d)
+        if (f.kind == "length" and not _kept_all(kept, f.target) and _present(env, f.target) and _applies(f, env)
+                and not _holds(f, env)):
+            try:
+                _fix_length(draw, d, f, env)
+                fixed = True
+            except _ERRORS:
+                continue
+    return fixed
+
+
+def hold_sorted(d: Draft, fs: tuple[Form, ...], kept: Kept) -> None:
+    """A list attribute that must be in ascending order (TfIdfVectorizer's ngram_counts, the
+    starts of its n-gram segments) sorted, once its values are repaired."""
+    for f in fs:
+        env = _env(d)
+        if f.kind == "sorted" and not _kept_all(kept, f.target) and _present(env, f.target) and _applies(f, env):
+            _set_list(d, f.target, sorted(env[f.target]))
 
 
 def _fix_permutation(draw, d: Draft, f: Form, env: dict) -> None:
@@ -323,8 +365,9 @@ def _fix_permutation(draw, d: Draft, f: Form, env: dict) -> None:
 def _set_list(d: Draft, name: str, value: list[int]) -> None:
     """An empty list cannot be an attribute of an ONNX node (onnx.helper cannot type it): an
     optional one is left out instead, which the relation's `when` then judges."""
+    kind = {"floats": float, "strings": str}.get(d.spec.attribute(name).type, int)
     if value or d.spec.dialect != "onnx":
-        d.attributes[name] = [int(v) for v in value]
+        d.attributes[name] = [kind(v) for v in value]
     elif not d.spec.attribute(name).required:
         d.attributes.pop(name, None)
 
@@ -542,5 +585,15 @@ def _break_broadcast(draw, d: Draft, f: Form, env: dict, candidates: Candidates)
     d.set_input(f.target, np.asarray(target, dtype=np.int64).astype(x.dtype))
 
 
-_BREAKS = {"length": _break_length, "permutation": _break_permutation, "distinct": _break_distinct,
+def _break_sorted(draw, d: Draft, f: Form, env: dict, candidates: Candidates) -> None:
+    """Two unequal entries swapped (a list of one value throughout cannot be broken)."""
+    values = list(env.get(f.target) or ())
+    pairs = [(i, j) for i in range(len(values)) for j in range(i + 1, len(values)) if values[i] < values[j]]
+    if pairs:
+        i, j = pairs[draw(st.integers(0, len(pairs) - 1))]
+        values[i], values[j] = values[j], values[i]
+        _set_list(d, f.target, values)
+
+
+_BREAKS = {"length": _break_length, "permutation": _break_permutation, "distinct": _break_distinct, "sorted": _break_sorted,
            "dims": _break_dims, "broadcast": _break_broadcast}

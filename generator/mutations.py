@@ -134,7 +134,40 @@ def generic_breakers(spec: SpecVersion) -> dict[str, Breaker]:
         pair = _differing_attributes(r.check, names)
         if pair is not None:
             out.setdefault(r.id, equal_attributes(*pair))
+        typed = _element_type_test(r.check, {p.name for p in spec.inputs if not p.variadic})
+        if typed is not None:  # `dtype(X) == 'string'` (TfIdfVectorizer's pool_strings): X of another admitted type
+            out.setdefault(r.id, failing_type(*typed))
     return out
+
+
+def _element_type_test(check: str, inputs: set[str]) -> tuple[str, Callable[[str], bool]] | None:
+    """(X, type name -> whether the check holds) for `dtype(X) == c`, `!= c`, `in (..)`, `not in (..)`."""
+    try:
+        tree = expr.parse(check).body
+    except expr.ExprError:
+        return None
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.left, ast.Call)
+            and getattr(tree.left.func, "id", "") == "dtype" and len(tree.left.args) == 1
+            and isinstance(tree.left.args[0], ast.Name) and tree.left.args[0].id in inputs):
+        return None
+    op, right = tree.ops[0], tree.comparators[0]
+    listed = right.elts if isinstance(right, (ast.Tuple, ast.List)) else [right]
+    if not all(isinstance(e, ast.Constant) for e in listed):
+        return None
+    values = {e.value for e in listed}
+    tests = {ast.Eq: lambda t: t in values, ast.In: lambda t: t in values,
+             ast.NotEq: lambda t: t not in values, ast.NotIn: lambda t: t not in values}
+    test = tests.get(type(op))
+    return None if test is None else (tree.left.args[0].id, test)
+
+
+def failing_type(port_name: str, holds: Callable[[str], bool]) -> Breaker:
+    """The input drawn again in an element type its port admits under which the test fails."""
+    def breaker(draw, d: Draft) -> None:
+        choices = [t for t in generatable(d.port(port_name).types) if not holds(t)]
+        if choices and d.input(port_name) is not None:
+            _redraw_input(draw, d, port_name, dtype=draw(st.sampled_from(choices)))
+    return breaker
 
 
 def _differing_attributes(check: str, names: set[str]) -> tuple[str, str] | None:

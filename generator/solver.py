@@ -61,6 +61,7 @@ from __future__ import annotations
 import ast
 import copy
 import math
+import re
 import weakref
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
@@ -113,7 +114,10 @@ class Plan:
         env = specs.environment(d.spec, d.inputs, d.attributes)
         for f in fixes:
             if f.attribute:
-                if _applies(f, env) and not _holds(f, env) and _set_attribute(draw, d, env, f):
+                # exactly-one also runs where it holds: the one given may be swapped for one that fits
+                # the relations about it (TfIdfVectorizer's pool_strings for a string X)
+                if (_applies(f, env) and (f.form == "exactly-one" or not _holds(f, env))
+                        and _set_attribute(draw, d, env, f)):
                     env = specs.environment(d.spec, d.inputs, d.attributes)
                 continue
             i = d.port_index(f.target)
@@ -914,7 +918,7 @@ def _exactly_one(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | N
         named = _present_sum(lhs)
         if named and isinstance(rhs, ast.Constant) and rhs.value == 1 and set(named) <= set(names.defaults):
             return Fix(rid, "exactly-one", named[0], frozenset(), when, check, None,
-                       _exactly_one_rule(tuple(named), holding=True), _exactly_one_rule(tuple(named), holding=False),
+                       _exactly_one_rule(rid, tuple(named), holding=True), _exactly_one_rule(rid, tuple(named), holding=False),
                        attribute=True)
     return None
 
@@ -928,7 +932,7 @@ def _present_sum(node: ast.AST) -> list[str] | None:
     return [arg[0].id] if arg and isinstance(arg[0], ast.Name) else None
 
 
-def _exactly_one_rule(named: tuple[str, ...], holding: bool) -> AttributeRule:
+def _exactly_one_rule(rid: str, named: tuple[str, ...], holding: bool) -> AttributeRule:
     def rule(draw, d, env, i, rhs):
         pinned = {n: pins.pinned(d, f"attr:{n}") for n in named}
         given = [n for n in named if d.attributes.get(n) is not None]
@@ -942,12 +946,32 @@ def _exactly_one_rule(named: tuple[str, ...], holding: bool) -> AttributeRule:
             return Attributes({second: _drawn_value(draw, d, second)})
         if len(must) > 1 or not free:
             return None
-        keep = must[0] if must else draw(st.sampled_from([n for n in given if n in free] or free))
+        # one under which the relations about it hold (TfIdfVectorizer: pool_strings for string
+        # input): the given ones first, then the others in a drawn order, each value drawn when tried
+        options = must or free
+        order = draw(st.permutations([n for n in options if n in given])) + draw(st.permutations([n for n in options if n not in given]))
+        keep, value = None, None
+        for n in order:
+            v = d.attributes[n] if n in given else _drawn_value(draw, d, n)
+            if keep is None:
+                keep, value = n, v  # what is kept when none fits
+            if _fits(d, rid, n, v, named):
+                keep, value = n, v
+                break
         out: dict[str, Any] = {n: None for n in named if n != keep}
-        if d.attributes.get(keep) is None:
-            out[keep] = _drawn_value(draw, d, keep)
+        out[keep] = value
         return Attributes(out)
     return rule
+
+
+def _fits(d: Draft, rid: str, name: str, value: Any, named: tuple[str, ...]) -> bool:
+    """Whether no relation other than `rid` that names attribute `name` is broken with it given
+    alone of `named`."""
+    trial = {k: v for k, v in d.attributes.items() if k not in named}
+    trial[name] = value
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    about = {r.id for r in d.spec.relations if r.id != rid and (word.search(r.check) or (r.when and word.search(r.when)))}
+    return not any(st_.id in about and st_.state == "broken" for st_ in specs.check_all(d.spec, d.inputs, trial))
 
 
 def _drawn_value(draw, d: Draft, name: str) -> Any:
@@ -955,7 +979,7 @@ def _drawn_value(draw, d: Draft, name: str) -> Any:
     hold, excluded)."""
     from opconform.generator.families.default import attribute_value  # the default steps draw values
 
-    return draw(attribute_value(d.spec.attribute(name)).filter(lambda v: not (isinstance(v, list) and not v)))
+    return draw(attribute_value(d.spec.attribute(name), nonempty=True))
 
 
 def _listed_rule(options: tuple) -> AttributeRule:

@@ -113,6 +113,9 @@ def repair(draw, d: Draft, plan: tuple[Term, ...], broken: str | None = None) ->
                 solver.compile_plan(d.spec).apply(draw, d)
             _replace(draw, d, plan, kept, fresh=broken is None)  # and so may a term
             list_relations.hold_distinct(draw, d, forms, kept, candidates, drop=False)
+        list_relations.hold_sorted(d, forms, kept)
+        if list_relations.hold_lengths(draw, d, forms, kept):  # new elements: their terms held too
+            _replace(draw, d, plan, kept, fresh=broken is None)
         list_relations.hold_dims(draw, d, forms, kept)
 
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from helpers_generator import assert_drawn_without_a_hook, assert_must_refuse_drafts, draft_of
 from opconform import oracle, specs
-from opconform.generator import onnx_model, solver, strategies, tensor_attributes, value_repair
+from opconform.generator import list_relations, onnx_model, solver, strategies, tensor_attributes, value_repair
 from opconform.generator.families import default
 
 ADDED = ["onnx::CenterCropPad-18", "onnx::Constant-1", "onnx::Constant-9", "onnx::Constant-11", "onnx::Constant-12",
@@ -214,3 +214,79 @@ def test_dropout_verdicts_judge_random_outputs_and_compare_their_shapes():
     assert verdicts.judge(spec, case, Outcome("ok", [y, ~mask]))[0] is Verdict.MISMATCH
     assert verdicts.judge(spec, case, Outcome("ok", [y.reshape(-1), mask]))[0] is Verdict.WRONG_SHAPE
     assert verdicts.judge(spec, case, Outcome("ok", [y.astype(np.float64), mask]))[0] is Verdict.WRONG_DTYPE
+
+
+# ------------------------------------------------------------------ TfIdfVectorizer
+def test_tfidfvectorizer_draws_without_a_hook_but_rejects_pools_of_no_ngram():
+    """Not yet at 10%: a short pool split into many segments often holds no whole n-gram
+    (pool_holds_an_ngram: an empty ngram_indexes cannot be written in a node), about 40% of the
+    valid drafts; no other relation rejects."""
+    for t in (0, 2):
+        assert_drawn_without_a_hook("onnx::TfIdfVectorizer-9", t, cap=0.6)
+
+
+def test_every_error_relation_of_tfidfvectorizer_gets_must_refuse_cases():
+    spec = specs.load("onnx::TfIdfVectorizer-9")
+    for relation in strategies.error_relations(spec):
+        assert_must_refuse_drafts(spec, relation, tries=30, at_least=3)  # 40% of the valid drafts it starts from are rejected
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.data())
+def test_the_sorted_list_form_sorts_after_repair_and_its_breaker_swaps(data):
+    spec = specs.load("onnx::TfIdfVectorizer-9")
+    counts = data.draw(st.lists(st.integers(-3, 9), min_size=1, max_size=4))
+    attrs = {"mode": "TF", "min_gram_length": 1, "max_gram_length": 2, "max_skip_count": 0, "ngram_counts": counts,
+             "ngram_indexes": [0], "pool_int64s": [1, 2, 3, 4, 5, 6]}
+    d = draft_of(spec, [np.array([1, 2], np.int64)], attrs)
+    value_repair.repair(data.draw, d, value_repair.terms(spec))
+    got = d.attributes["ngram_counts"]
+    assert got == sorted(got) and all(0 <= c <= 6 for c in got)
+    if specs.first_broken(spec, d.inputs, d.attributes) is None and len(set(got)) > 1:
+        list_relations.breakers(spec, lambda env, name, strict: np.array([], np.int64))["ngram_counts_ascending"](data.draw, d)
+        assert specs.first_broken(spec, d.inputs, d.attributes).id == "ngram_counts_ascending"
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(st.data())
+def test_a_floats_list_takes_its_length_from_another_list(data):
+    """weights: one per ngram_indexes (the length form on a floats attribute draws floats)."""
+    spec = specs.load("onnx::TfIdfVectorizer-9")
+    attrs = {"mode": "TFIDF", "min_gram_length": 1, "max_gram_length": 1, "max_skip_count": 0, "ngram_counts": [0],
+             "ngram_indexes": [0, 1, 2], "pool_int64s": [1, 2, 3], "weights": [0.5]}
+    d = draft_of(spec, [np.array([1, 2], np.int64)], attrs)
+    value_repair.repair(data.draw, d, value_repair.terms(spec))
+    weights = d.attributes["weights"]
+    assert len(weights) == 3 and all(isinstance(w, float) for w in weights) and weights[0] == 0.5
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(st.data(), st.booleans())
+def test_the_exactly_one_fix_picks_the_pool_that_fits_the_input_type(data, strings):
+    spec = specs.load("onnx::TfIdfVectorizer-9")
+    x = np.array(["a"], dtype=object) if strings else np.array([1], np.int32)
+    d = draft_of(spec, [x], {"pool_strings": ["a"], "pool_int64s": [1]})
+    solver.compile_plan(spec).apply(data.draw, d)
+    assert [k for k in ("pool_strings", "pool_int64s") if k in d.attributes] == (["pool_strings"] if strings else ["pool_int64s"])
+
+
+def _tfidf(x, **attrs):
+    base = {"mode": "TF", "min_gram_length": 1, "max_gram_length": 1, "max_skip_count": 0}
+    return oracle.expectation(specs.load("onnx::TfIdfVectorizer-9"), [x], {**base, **attrs})
+
+
+def test_tfidfvectorizer_counts_skip_grams_for_every_distance_and_unigrams_once():
+    x = np.array([1, 1, 1, 2], np.int64)
+    exp = _tfidf(x, min_gram_length=1, max_gram_length=2, max_skip_count=1, ngram_counts=[0, 1],
+                 ngram_indexes=[0, 1], pool_int64s=[1, 1, 1])
+    # 1-gram [1]: 3 (not once per skip); 2-gram [1, 1]: distance 1 at 0 and 1, distance 2 at 0
+    assert exp.alternatives[0].outputs[0].tolist() == [3.0, 3.0]
+
+
+def test_tfidfvectorizer_duplicate_ngrams_and_weight_order_are_open():
+    x = np.array(["a", "b", "a"], dtype=object)
+    dup = _tfidf(x, ngram_counts=[0], ngram_indexes=[0, 1], pool_strings=["a", "a"])
+    assert {tuple(a.outputs[0].tolist()) for a in dup.alternatives} == {(0.0, 2.0), (2.0, 2.0)}
+    swapped = _tfidf(x, mode="TFIDF", ngram_counts=[0], ngram_indexes=[1, 0], pool_strings=["a", "b"], weights=[10.0, 100.0])
+    # pool order: a (2 times, weight 10) at coordinate 1; output order: coordinate 1 weighs 100
+    assert {tuple(a.outputs[0].tolist()) for a in swapped.alternatives} == {(100.0, 20.0), (10.0, 200.0)}

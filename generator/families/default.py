@@ -70,9 +70,11 @@ def attribute_bounds(d: Draft, a: Attribute) -> tuple[Any, Any]:
     return tuple(expr.evaluate(b, env) if isinstance(b, str) else b for b in a.range)
 
 
-def attribute_value(a: Attribute, bounds: tuple[Any, Any] | None = None) -> st.SearchStrategy[Any]:
+def attribute_value(a: Attribute, bounds: tuple[Any, Any] | None = None, nonempty: bool = False) -> st.SearchStrategy[Any]:
     """Values an attribute may take by its declaration (allowed list, range; small otherwise).
-    `bounds`: the range with expressions already evaluated (see attribute_bounds)."""
+    `bounds`: the range with expressions already evaluated (see attribute_bounds); `nonempty`:
+    lists of one element or more (an ONNX node cannot hold an empty list attribute)."""
+    least = 1 if nonempty else 0
     if a.allowed is not None:
         return st.sampled_from(list(a.allowed))
     if a.domain is not None and a.type in ("int", "float"):  # what models use, inside the domain
@@ -98,11 +100,11 @@ def attribute_value(a: Attribute, bounds: tuple[Any, Any] | None = None) -> st.S
     if a.type == "string":
         return st.text("abc", min_size=1, max_size=3)
     if a.type == "ints":
-        return st.lists(st.integers(-4, 4), max_size=4)
+        return st.lists(st.integers(-4, 4), min_size=least, max_size=4)
     if a.type == "floats":
-        return st.lists(st.floats(-4, 4, allow_nan=False, width=32), max_size=4)
+        return st.lists(st.floats(-4, 4, allow_nan=False, width=32), min_size=least, max_size=4)
     if a.type == "strings":
-        return st.lists(st.text("abc", min_size=1, max_size=3), max_size=3)
+        return st.lists(st.text("abc", min_size=1, max_size=3), min_size=least, max_size=3)
     if a.type == "tensor" and a.tensor_types:
         return tensor_attributes.strategy(a)
     raise NotImplementedError(f"no generic strategy for attributes of type {a.type!r}; write a hook")
@@ -129,18 +131,10 @@ def _draw_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | None
     explicit = a.required or draw(st.booleans())
     if not explicit:
         return
-    strategy = _writable(d, attribute_value(a, bounds))
+    strategy = attribute_value(a, bounds, nonempty=d.spec.dialect == "onnx")
     if a.default is not None:
         strategy = st.one_of(st.just(a.default), strategy)
     d.attributes[a.name] = draw(strategy)
-
-
-def _writable(d: Draft, strategy: st.SearchStrategy) -> st.SearchStrategy:
-    """An ONNX node cannot hold an empty list attribute (onnx.helper cannot type it): lists of
-    one element or more only."""
-    if d.spec.dialect != "onnx":
-        return strategy
-    return strategy.filter(lambda v: not (isinstance(v, list) and not v))
 
 
 def _pinned_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | None, pin: Any) -> None:
@@ -148,7 +142,8 @@ def _pinned_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | No
     if pin is OMITTED:
         d.attributes.pop(a.name, None)
     elif isinstance(pin, Class):
-        d.attributes[a.name] = draw(_writable(d, pins.class_values(a, pin, bounds, attribute_value(a, bounds))))
+        base = attribute_value(a, bounds, nonempty=d.spec.dialect == "onnx")  # no empty list in an ONNX node
+        d.attributes[a.name] = draw(pins.class_values(a, pin, bounds, base))
     else:
         d.attributes[a.name] = pin
 

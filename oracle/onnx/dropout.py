@@ -16,7 +16,7 @@ ALPHA = 1e-6  # false-alarm rate of the binomial test, per case
 def run(spec, inputs, attributes, policies):
     x = inputs[0]
     training, ratio = _mode(spec, inputs, attributes, policies)
-    y = _kept(x, ratio) if training else x.copy()
+    y = _kept(x, _scale(inputs, ratio, policies)) if training else x.copy()
     mask_type = x.dtype if spec.since <= 7 else np.bool_
     return y, np.ones(x.shape, dtype=mask_type)
 
@@ -36,7 +36,7 @@ def judge(spec, inputs, attributes, policies, outputs) -> str:
         if m is not None and spec.since >= 12 and not np.all(np.asarray(m, dtype=np.float64) == 1):
             return f"output mask: {int(np.sum(np.asarray(m, dtype=np.float64) != 1))} element(s) dropped, expected every one kept"
         return ""
-    kept_value = _kept(x, ratio)
+    kept_value = _kept(x, _scale(inputs, ratio, policies))
     rules = compare.Rules.of(spec)
     if m is not None:
         mf = np.asarray(m, dtype=np.float64)
@@ -70,10 +70,20 @@ def _mode(spec, inputs, attributes, policies) -> tuple[bool, float]:
     return training is not None and bool(np.asarray(training).reshape(-1)[0]), r
 
 
-def _kept(x: np.ndarray, ratio: float) -> np.ndarray:
-    """data / (1 - ratio) in data's type (one rounding of the float64 product)."""
+def _scale(inputs, ratio: float, policies) -> float:
+    """1 / (1 - ratio): in float64, or (scale_precision: ratio_type) in the ratio input's own type."""
+    given = inputs[1] if len(inputs) > 1 else None
+    if policies.get("scale_precision") != "ratio_type" or given is None:
+        return 1.0 / (1.0 - ratio)
+    one = np.ones((), dtype=np.asarray(given).dtype)
     with np.errstate(all="ignore"):
-        return (np.asarray(x, dtype=np.float64) * (1.0 / (1.0 - ratio))).astype(x.dtype)
+        return float(one / (one - np.asarray(given).reshape(-1)[0]))
+
+
+def _kept(x: np.ndarray, scale: float) -> np.ndarray:
+    """data * scale in data's type (one rounding of the float64 product)."""
+    with np.errstate(all="ignore"):
+        return (np.asarray(x, dtype=np.float64) * scale).astype(x.dtype)
 
 
 def _dropped(y: np.ndarray, x: np.ndarray) -> np.ndarray:
