@@ -290,3 +290,19 @@ def test_tfidfvectorizer_duplicate_ngrams_and_weight_order_are_open():
     swapped = _tfidf(x, mode="TFIDF", ngram_counts=[0], ngram_indexes=[1, 0], pool_strings=["a", "b"], weights=[10.0, 100.0])
     # pool order: a (2 times, weight 10) at coordinate 1; output order: coordinate 1 weighs 100
     assert {tuple(a.outputs[0].tolist()) for a in swapped.alternatives} == {(100.0, 20.0), (10.0, 200.0)}
+
+
+def test_dropout_scale_may_be_computed_in_the_ratio_type():
+    """A float16 ratio of 0.625: 1 / (1 - ratio) is 2.6666666666666665 in float64, 2.666015625 in
+    float16 (onnx.reference); a float64 data element kept is data times either, not a third value."""
+    x = np.full(2000, 1e30, np.float64)
+    ratio = np.array(0.625, np.float16)
+    mask = np.arange(2000) % 8 < 3  # 750 kept of 2000: keep probability 0.375
+    inputs = [x, ratio, np.array(True)]
+    for policy, scale in (("wide", 1 / 0.375), ("ratio_type", float(np.float16(1) / (np.float16(1) - ratio)))):
+        y = np.where(mask, x * scale, 0.0)
+        assert _judge(inputs, {"output": y, "mask": mask}, policies={"scale_precision": policy}) == ""
+        other = "wide" if policy == "ratio_type" else "ratio_type"
+        assert _judge(inputs, {"output": y, "mask": mask}, policies={"scale_precision": other})
+    third = np.where(mask, x * 2.7, 0.0)
+    assert all(_judge(inputs, {"output": third, "mask": mask}, policies={"scale_precision": p}) for p in ("wide", "ratio_type"))
