@@ -114,13 +114,18 @@ def factors(spec: SpecVersion) -> list[Factor]:
     return [f for f in _all_factors(spec) if len(f.values) >= 2]
 
 
+# attribute types declared as the operator has them but never drawn: no value of them can be
+# written by opconform (Constant's sparse_value: the core has no sparse tensors)
+UNDRAWN = ("sparse_tensor",)
+
+
 def _all_factors(spec: SpecVersion) -> list[Factor]:
     """Every factor, single-valued ones included (they bind constants in constraints)."""
     out = list(_type_factors(spec))
     out += [Factor(value_classes.factor_name(p), value_classes.factor_values(representable(p.types)), "values", p.name)
             for p in value_classes.converted_inputs(spec)]
     unary = _unary_constraints(spec)
-    out += [_attribute_factor(spec, a, unary.get(a.name, ())) for a in spec.attributes]
+    out += [_attribute_factor(spec, a, unary.get(a.name, ())) for a in spec.attributes if a.type not in UNDRAWN]
     out += [Factor(f"input:{p.name}", (True, False), "presence", p.name)
             for p in spec.inputs if p.optional and not p.variadic]
     out.append(outputs_factor(spec))

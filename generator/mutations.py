@@ -18,6 +18,7 @@ from opconform import dtypes
 from opconform.specs import expr
 from opconform.generator import shapes, values
 from opconform.generator.draft import Draft
+from opconform.generator.factors import UNDRAWN
 from opconform.generator.families.default import attribute_bounds, attribute_value, generatable, input_array
 from opconform.model import SpecVersion
 
@@ -201,14 +202,15 @@ def perturb(draw, d: Draft) -> None:
     """Fallback for a relation no breaker knows: change one attribute or one input at random
     (a wider attribute value, another shape or rank, an extreme element). Cheap relations over
     shapes and attributes break this way often enough; the rest need a hook."""
-    choices = ["attribute"] * bool(d.spec.attributes) + ["shape", "rank", "value", "dtype", "dtype_all"] * bool(
+    drawable = [a for a in d.spec.attributes if a.type not in UNDRAWN]
+    choices = ["attribute"] * bool(drawable) + ["shape", "rank", "value", "dtype", "dtype_all"] * bool(
         any(x is not None for x in d.inputs))
     what = draw(st.sampled_from(choices))
     if what.startswith("dtype"):
         _retype(draw, d, everywhere=what == "dtype_all")
         return
     if what == "attribute":
-        a = draw(st.sampled_from(list(d.spec.attributes)))
+        a = draw(st.sampled_from(drawable))
         wide = attribute_value(a) if a.type not in ("int",) else st.integers(-8, 8)
         d.attributes[a.name] = draw(wide)
         return

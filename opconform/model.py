@@ -92,7 +92,7 @@ class Domain:
 @dataclass(frozen=True)
 class Attribute:
     name: str
-    type: str  # int, float, string, bool, ints, floats, strings, tensor, graph
+    type: str  # int, float, string, bool, ints, floats, strings, tensor, graph, sparse_tensor (never drawn)
     required: bool = False
     default: Any = None  # None with required False: the attribute has no default
     allowed: tuple[Any, ...] | None = None

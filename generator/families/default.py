@@ -15,7 +15,7 @@ from opconform import dtypes, specs
 from opconform.specs import expr
 from opconform.generator import domains, pins, shapes, tensor_attributes, values
 from opconform.generator.draft import Draft
-from opconform.generator.factors import NEGATIVE, NON_NEGATIVE, OMITTED, Class
+from opconform.generator.factors import NEGATIVE, NON_NEGATIVE, OMITTED, UNDRAWN, Class
 from opconform.model import Attribute, Port
 
 STEPS = ("presence", "element_types", "attributes", "inputs", "dependent_attributes", "outputs")
@@ -119,7 +119,7 @@ def attributes(draw, d: Draft) -> None:
     An explicit value equal to the default is drawn too: "set explicitly" differs from "omitted"."""
     d.attributes = {}
     for a in d.spec.attributes:
-        if not is_dependent(a):
+        if not is_dependent(a) and a.type not in UNDRAWN:
             _draw_attribute(draw, d, a, None)
 
 
