@@ -249,5 +249,7 @@ class Backend:
 
     def _remember(self, key: Hashable, entry: Any) -> None:
         self._models[key] = entry
-        while len(self._models) > self.cache_size:
-            self._models.popitem(last=False)
+        # a model let go runs the runtime's own code (its destructors): a death there is the backend's
+        with phase("backend"):
+            while len(self._models) > self.cache_size:
+                self._models.popitem(last=False)

@@ -39,8 +39,10 @@ class OpenVinoRuntime:
         with phase("harness"):
             tensors = [self._tensor(a) for a in arrays]
         result = compiled(tensors)
+        # reading the outputs and their declared types is OpenVINO's code; reinterpreting them is ours
+        got = [(result[port], port.get_element_type()) for port in compiled.outputs]
         with phase("harness"):
-            return [self._numpy(port, result[port]) for port in compiled.outputs]
+            return [self._numpy(declared, value) for value, declared in got]
 
     def _tensor(self, a: np.ndarray) -> Any:
         """What the binding reads right: strings as NumPy str arrays, and bfloat16/float8 as
@@ -55,10 +57,10 @@ class OpenVinoRuntime:
         tensor.data.reshape(-1).view(np.uint8)[:] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
         return tensor
 
-    def _numpy(self, port: Any, value: Any) -> np.ndarray:
+    def _numpy(self, element_type: Any, value: Any) -> np.ndarray:
         a = np.asarray(value)
         # the binding hands bfloat16 back as float16 and float8 as uint8 (raw bits): reinterpret them
-        declared = next((t for t in _RAW_BITS if port.get_element_type() == getattr(self.ov.Type, dtypes.get(t).openvino)), None)
+        declared = next((t for t in _RAW_BITS if element_type == getattr(self.ov.Type, dtypes.get(t).openvino)), None)
         if declared and a.dtype != dtypes.numpy_dtype(declared) and a.dtype.itemsize == dtypes.numpy_dtype(declared).itemsize:
             a = a.view(dtypes.numpy_dtype(declared))
         return a
