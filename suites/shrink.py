@@ -150,7 +150,7 @@ def search(spec, group: Group, execute: Execute, *, seed: int, budget: float, ma
             if seen and monotonic() > stop:  # at least one case runs, however slow the draws
                 return False
             verdict, key = execute(case)
-            seen[case.id] = verdict.value == group.verdict and (group.symptom is None or key == group.symptom)
+            seen[case.id] = verdict.value == group.verdict and (group.symptom is None or symptoms.alike(key, group.symptom))
         return seen[case.id]
 
     config = settings(database=None, deadline=None, derandomize=True, max_examples=max_examples,
@@ -261,7 +261,7 @@ def _shrink_group(g: Group, executor: _Executor, *, seed: int, budget: float, ma
 def _record(g: Group, case: Case, fresh: dict, report: GroupReport, out) -> None:
     report.case_id, report.size = fresh["case_id"], case_size(case)
     again = symptom.from_dict(fresh)
-    if fresh["verdict"] != g.verdict or (g.symptom is not None and again != g.symptom):
+    if fresh["verdict"] != g.verdict or (g.symptom is not None and not symptoms.alike(again, g.symptom)):
         report.status = "not-reproduced"
         report.detail = f"ran again as {fresh['verdict']} ({again}): {fresh['detail']}"[:300]
         return
