@@ -24,6 +24,8 @@ BUILTIN: dict[str, tuple[str, str | None]] = {
     "openvino": ("opconform.backends.openvino:OpenVinoOnnxBackend", "openvino"),
     "openvino-native": ("opconform.backends.openvino_native:OpenVinoNativeBackend", "openvino"),
     "tract": ("opconform.backends.tract:TractBackend", "tract"),
+    "iree": ("opconform.backends.iree:IreeBackend", "iree"),
+    "tvm": ("opconform.backends.tvm:TvmBackend", "tvm"),
 }
 
 ENTRY_POINT_GROUP = "opconform.backends"

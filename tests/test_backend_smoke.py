@@ -13,15 +13,17 @@ from opconform.backends import BackendMissing
 
 ONNX_SPECS = "onnx::GatherND-13,onnx::Unique-11,onnx::Abs-13"
 SPECS = {"reference": ONNX_SPECS, "onnxruntime": ONNX_SPECS, "openvino": ONNX_SPECS, "tract": ONNX_SPECS,
-         "openvino-native": "openvino::GatherND-8,openvino::Unique-10"}
+         "iree": ONNX_SPECS, "tvm": ONNX_SPECS, "openvino-native": "openvino::GatherND-8,openvino::Unique-10"}
+# the modules of an extra whose import names differ from the extra's name
+IMPORTS = {"iree": ("iree.compiler", "iree.runtime")}
 
 
 @pytest.mark.backend
 @pytest.mark.parametrize("name", list(SPECS))
 def test_smoke_profile_runs_to_the_end(tmp_path, name):
     extra = backends.BUILTIN[name][1]  # the backend's package (its pip extra has the same name)
-    if extra:
-        pytest.importorskip(extra)  # only that package missing skips: any other BackendMissing fails
+    for module in IMPORTS.get(extra, (extra,) if extra else ()):
+        pytest.importorskip(module)  # only that package missing skips: any other BackendMissing fails
     backends.get(name)
     out = tmp_path / name
     proc = run_cli("--backend", name, "--spec", SPECS[name], "--profile", "smoke", "--jobs", "2", "--out", str(out))

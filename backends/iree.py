@@ -1,0 +1,180 @@
+"""IREE: ONNX imported with IREE's ONNX importer, compiled for llvm-cpu, run by its runtime (extra: iree).
+
+The importer (iree.compiler.extras.onnx_importer, what `iree-import-onnx` runs) turns the model
+into MLIR in-process; `iree-compile` compiles it in a child process, as IREE's own Python API
+does, so that its diagnostics come back as text. The child dies with the worker (a hung compile
+is the runner's timeout and leaves nothing running), and a compiler killed by a signal is a
+crash of the backend, not a refusal. Dimensions stay dynamic; only a compile that fails on
+them is retried with the case's shapes (needs_static)."""
+from __future__ import annotations
+
+import ctypes
+import re
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import onnx
+
+from opconform import dtypes
+from opconform.backends.base import phase
+from opconform.backends.onnx_base import OnnxBackend
+
+# flags of iree-compile: ONNX input (torch-mlir's onnx conversions), the local CPU device, code
+# for this machine's CPU (a generic CPU only warns and runs slower), and float64 kept float64:
+# by default IREE demotes it to float32, and a model that says float64 asks for float64
+COMPILE_FLAGS = ("--iree-input-type=onnx", "--iree-hal-target-device=local",
+                 "--iree-hal-local-target-device-backends=llvm-cpu", "--iree-llvmcpu-target-cpu=host",
+                 "--iree-input-demote-f64-to-f32=false")
+
+# how IREE says it does not implement something: no conversion for the ONNX operator (or what it
+# became) with these types and attributes, or an element type the importer or runtime has no
+# mapping for
+_UNSUPPORTED = ("failed to legalize operation", "unsupported", "not supported", "not implemented",
+                "unimplemented", "unknown element type", "unhandled", "does not support")
+# ... and that a compile may have failed only because a dimension was not known: some conversions
+# take only static shapes and say nothing more than that no conversion matched (GatherND's)
+_DYNAMIC = ("failed to legalize", "dynamic", "static shape", "static dim", "statically")
+_VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],([^>]+)>")
+
+
+class CompilerDied(RuntimeError):
+    """iree-compile was killed by a signal: a crash of the backend (classify: 'crash')."""
+
+
+class CompileFailed(RuntimeError):
+    """iree-compile refused the module; the message is its diagnostics."""
+
+
+@dataclass
+class Compiled:
+    function: Any  # the module's entry function
+    declared: list[np.dtype | None]  # the model's output element types, where NumPy has them
+
+
+class IreeBackend(OnnxBackend):
+    name = "iree"
+
+    def __init__(self) -> None:
+        super().__init__()
+        import iree.compiler
+        import iree.runtime
+        from iree.compiler.extras import onnx_importer
+        from iree.compiler.tools.binaries import find_tool
+
+        self._compiler, self._runtime, self._importer = iree.compiler, iree.runtime, onnx_importer
+        self._compile_tool = find_tool("iree-compile")
+        # local-sync: one thread per worker, the runner already runs --jobs workers side by side
+        self._config = iree.runtime.Config("local-sync")
+
+    def version(self) -> str:
+        from iree.compiler.version import VERSION as compiler
+        from iree.runtime.version import VERSION as runtime
+
+        return compiler if compiler == runtime else f"compiler {compiler}, runtime {runtime}"
+
+    def notes(self) -> str:
+        return ("dynamic dimensions; a compile that fails on them is retried per input shape "
+                "(iree-compile for llvm-cpu, runtime local-sync)")
+
+    def load(self, model: onnx.ModelProto) -> Any:
+        vmfb = self._compile(self._import(model))
+        rt = self._runtime
+        module = rt.VmModule.copy_buffer(self._config.vm_instance, vmfb)
+        context = rt.SystemContext(vm_modules=[module], config=self._config)
+        entry = [f for f in module.function_names if not f.startswith("__") and not f.endswith("$async")]
+        if len(entry) != 1:
+            raise RuntimeError(f"compiled module exports {module.function_names}; expected one entry function")
+        with phase("harness"):
+            declared = [_numpy_of(o.type.tensor_type.elem_type) for o in model.graph.output]
+        return Compiled(context.modules[module.name][entry[0]], declared)
+
+    def _import(self, model: onnx.ModelProto) -> bytes:
+        """MLIR bytecode of the model, as iree-import-onnx makes it (shapes inferred first, as it does)."""
+        from iree.compiler import ir
+
+        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+        info = self._importer.ModelInfo(inferred)
+        module = info.create_module(context=ir.Context()).operation
+        self._importer.NodeImporter.define_function(info.main_graph, module).import_all()
+        module.verify()
+        return module.get_asm(binary=True)
+
+    def _compile(self, mlir: bytes) -> bytes:
+        proc = subprocess.run([self._compile_tool, "-", *COMPILE_FLAGS, "-o", "-"], input=mlir, capture_output=True,
+                              preexec_fn=_die_with_parent)
+        errors = proc.stderr.decode("utf-8", "replace")
+        if proc.returncode < 0:
+            raise CompilerDied(f"iree-compile died of {signal.Signals(-proc.returncode).name}{_crash_site(errors)}")
+        if proc.returncode != 0:
+            raise CompileFailed(_diagnostics(errors) or f"iree-compile exited with status {proc.returncode}")
+        return proc.stdout
+
+    def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
+        got = handle.function(*feeds.values())
+        got = got if isinstance(got, (tuple, list)) else [got]
+        host = [(x.to_host(), _signless(x)) if hasattr(x, "to_host") else (x, False) for x in got]
+        with phase("harness"):
+            return [_as_declared(np.asarray(x), declared, signless) for (x, signless), declared in zip(host, handle.declared)]
+
+    def needs_static(self, exc: BaseException) -> bool:
+        return isinstance(exc, CompileFailed) and any(s in str(exc).lower() for s in _DYNAMIC)
+
+    def classify(self, exc: BaseException, stage: str) -> str:
+        if isinstance(exc, CompilerDied):
+            return "crash"
+        text = str(exc).lower()
+        return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
+
+
+def _numpy_of(onnx_elem_type: int) -> np.dtype | None:
+    t = dtypes.BY_ONNX.get(onnx_elem_type)
+    return None if t is None or t.numpy is None else np.dtype(t.numpy)
+
+
+def _signless(array: Any) -> bool:
+    """Whether the runtime typed the array as an integer of no signedness (what torch-mlir's
+    lowering leaves: the compiled ABI says i16, not si16 or ui16)."""
+    element_type = int(array._buffer_view.element_type)
+    return element_type >> 24 == 0x10  # IREE_HAL_NUMERICAL_TYPE_INTEGER, neither signed nor unsigned
+
+
+def _as_declared(x: np.ndarray, declared: np.dtype | None, signless: bool) -> np.ndarray:
+    """The runtime hands a signless integer to NumPy as signed: read its bits as the model's
+    declared type where that is an integer of the same width. An integer the runtime calls
+    signed or unsigned keeps the type it was given, so a wrong element type still shows as one."""
+    if signless and declared is not None and declared.kind in "iu" and x.dtype.kind in "iu" \
+            and declared.itemsize == x.dtype.itemsize:
+        return x.view(declared)
+    return x
+
+
+def _diagnostics(stderr: str) -> str:
+    """The compiler's error lines (the first ones first), without the notes and IR dumps around
+    them, tensor types shown by element type and rank: a message that does not depend on the
+    dimensions is the same for a signature's dynamic model and its static retry."""
+    errors = [ln.split("error: ", 1)[1] for ln in stderr.splitlines() if "error: " in ln]
+    text = "\n".join(errors) if errors else stderr.strip()
+    return _VTENSOR.sub(lambda m: f"{m.group(2)}[rank {len(m.group(1).split(',')) if m.group(1) else 0}]", text)
+
+
+_FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ (.+)$")
+
+
+def _crash_site(stderr: str) -> str:
+    """What a crashed compiler printed before its stack dump, and the innermost frame of its
+    backtrace that is not the signal handling itself."""
+    said = stderr.split("Please report issues")[0].split("Stack dump:")[0].strip()
+    frames = [m.group(1) for m in map(_FRAME.match, stderr.splitlines()) if m]
+    site = next((f for f in frames if not f.startswith(("llvm::sys::", "SignalHandler", "("))), "")
+    return "".join(f" {part}" for part in (said.replace("\n", " | ")[:200], f"in {site[:200]}" if site else "") if part)
+
+
+def _die_with_parent() -> None:
+    """In the compiler's child process: be killed when the worker is (Linux), so that a hung
+    compile the runner gives up on does not run on."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG

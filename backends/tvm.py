@@ -1,0 +1,86 @@
+"""Apache TVM: ONNX imported by its Relax frontend, compiled for llvm (the CPU), run by its
+virtual machine (extra: tvm).
+
+The frontend keeps the graph inputs' symbolic dimensions, so one compile serves a signature;
+where a conversion needs a dimension's value (it reads a shape as numbers) the build fails and
+is retried with the case's shapes (needs_static). Compiling runs in-process: a crash of LLVM or
+of TVM's passes kills the worker, which the runner reports as a crash."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import onnx
+
+from opconform.backends.base import phase
+from opconform.backends.onnx_base import OnnxBackend
+
+# how TVM says it does not implement something: an operator the frontend has no converter for
+# (OpNotImplemented), a converter that refuses an attribute or mode, an element type it has no
+# mapping for
+_UNSUPPORTED = ("opnotimplemented", "not supported", "unsupported", "not implemented", "notimplemented",
+                "is not a valid", "unknown dtype", "cannot convert type", "does not support",
+                # its runtime's NumPy bridge does not pack sub-byte arrays (int4, int2) it compiles for
+                "tensorcopyfrombytes: size mismatch")
+# ... and that a build may have failed only because a dimension was symbolic (LegalizeOps leaves an
+# operator whose broadcast it cannot prove for symbolic dimensions to a VM that cannot run it)
+_DYNAMIC = ("dynamic", "symbolic", "primexpr", "tir.var", "intimm", "static", "expected int",
+            "codegenvm cannot emit")
+
+
+@dataclass
+class Compiled:
+    vm: Any  # relax.VirtualMachine over the built executable
+    device: Any
+
+
+class TvmBackend(OnnxBackend):
+    name = "tvm"
+
+    def __init__(self) -> None:
+        super().__init__()
+        # one thread per worker: the runner already runs --jobs workers side by side (read when
+        # TVM's thread pool starts, so before the import)
+        os.environ.setdefault("TVM_NUM_THREADS", "1")
+        import tvm
+        from tvm import relax
+        from tvm.relax.frontend.onnx import from_onnx
+
+        self._tvm, self._relax, self._from_onnx = tvm, relax, from_onnx
+        self._target = tvm.target.Target("llvm")
+        self._device = tvm.cpu()
+
+    def version(self) -> str:
+        return str(self._tvm.__version__)
+
+    def load(self, model: onnx.ModelProto) -> Any:
+        module = self._from_onnx(model, keep_params_in_input=False)
+        executable = self._tvm.compile(module, target=self._target)
+        return Compiled(self._relax.VirtualMachine(executable, self._device), self._device)
+
+    def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
+        with phase("harness"):
+            arrays = [np.require(a, requirements="C") for a in feeds.values()]
+        # the runtime's own NumPy bridge, both ways: where it refuses a type, TVM refuses it
+        got = handle.vm["main"](*[self._tvm.runtime.tensor(a, handle.device) for a in arrays])
+        with phase("harness"):
+            tensors = _flat(got)
+        host = [t.numpy() for t in tensors]
+        with phase("harness"):
+            return [np.asarray(x) for x in host]
+
+    def needs_static(self, exc: BaseException) -> bool:
+        return any(s in str(exc).lower() for s in _DYNAMIC)
+
+    def classify(self, exc: BaseException, stage: str) -> str:
+        text = f"{type(exc).__name__}: {exc}".lower()
+        return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
+
+
+def _flat(value: Any) -> list[Any]:
+    """The VM returns one tensor, or a tuple (TVM's Array) of them for several outputs."""
+    if hasattr(value, "numpy"):
+        return [value]
+    return [x for item in value for x in _flat(item)]

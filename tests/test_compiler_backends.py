@@ -1,0 +1,87 @@
+"""The compiler backends (IREE, TVM) run real specs end to end through `opconform run`: every case
+gets a verdict, compile failures come back as one-line messages, the build time is recorded;
+and the IREE adapter's own jobs (signless integers read as declared, a dead compiler a crash)."""
+import json
+import stat
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+from onnx import TensorProto, helper
+
+from helpers_runner import planned_cases, rows, run_cli
+from opconform import backends, specs
+from opconform.model import Verdict
+from opconform.suites.verdicts import judge
+
+SPECS = "onnx::Abs-13,onnx::Add-14,onnx::GatherND-13"
+PACKAGES = {"iree": ("iree.compiler", "iree.runtime"), "tvm": ("tvm",)}
+
+
+def _backend(name: str):
+    for module in PACKAGES[name]:
+        pytest.importorskip(module)
+    return backends.get(name)
+
+
+@pytest.mark.backend
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(PACKAGES))
+def test_a_compiler_backend_runs_specs_to_the_end(tmp_path, name):
+    _backend(name)
+    out = tmp_path / name
+    proc = run_cli("--backend", name, "--spec", SPECS, "--profile", "smoke", "--jobs", "2", "--out", str(out), "--no-report")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = rows(out)
+    assert sorted(r["case_id"] for r in got) == sorted(c.id for c in planned_cases(SPECS))
+    counts = Counter(r["verdict"] for r in got)
+    assert not counts["harness-error"], [r["backend_message"] for r in got if r["verdict"] == "harness-error"][:5]
+    # GatherND runs, whether the compiler takes its dynamic dimensions or each shape is compiled
+    assert any(r["verdict"] == "pass" for r in got if r["spec_id"] == "onnx::GatherND-13"), counts
+    for r in got:
+        if r["verdict"] in ("unsupported", "error"):  # the compiler's first lines, named by their exception
+            msg = r["backend_message"]
+            assert msg and "\n" not in msg and len(msg) <= 400 and msg.split(":")[0].isidentifier(), msg
+    assert sum(r["build_seconds"] for r in got) > 0
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["backend_version"]
+
+
+def _abs_model(elem_type: int):
+    x = helper.make_tensor_value_info("x", elem_type, ["n"])
+    y = helper.make_tensor_value_info("y", elem_type, ["n"])
+    graph = helper.make_graph([helper.make_node("Abs", ["x"], ["y"])], "abs", [x], [y])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+@pytest.mark.backend
+@pytest.mark.parametrize("elem_type, dtype", [(TensorProto.UINT16, np.uint16), (TensorProto.UINT8, np.uint8),
+                                              (TensorProto.INT32, np.int32)])
+def test_iree_reads_signless_integers_as_the_model_declares(elem_type, dtype):
+    """IREE's compiled ABI has signless integers, which its runtime hands to NumPy as signed: the
+    adapter reads them as the model's declared type (values that need no sign are unchanged)."""
+    iree = _backend("iree")
+    x = np.array([0, 1, 7, 100], dtype=dtype)
+    (y,) = iree.infer(iree.load(_abs_model(elem_type)), {"x": x}, ["y"])
+    assert y.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(y, x)
+
+
+@pytest.mark.backend
+@pytest.mark.parametrize("signal_name", ["SIGSEGV", "SIGABRT"])
+def test_iree_compiler_killed_by_a_signal_is_a_crash(tmp_path, signal_name):
+    """iree-compile runs as a child process: when it dies of a signal the case is a crash of the
+    backend, not a refusal (which a must-refuse case would count as a pass). IREE cannot be made to
+    crash on demand, so a program that kills itself the same way stands in for its compiler."""
+    iree = _backend("iree")
+    tool = tmp_path / "iree-compile"
+    tool.write_text(f"#!{sys.executable}\nimport os, signal, sys\nsys.stdin.buffer.read()\n"
+                    f"os.kill(os.getpid(), signal.{signal_name})\n")
+    tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
+    iree._compile_tool = str(tool)
+    spec = specs.load("onnx::Abs-13")
+    case = planned_cases("onnx::Abs-13")[0]
+    outcome = iree.execute(spec, case)
+    assert (outcome.status, outcome.message) == ("crash", f"CompilerDied: iree-compile died of {signal_name}")
+    assert judge(spec, case, outcome)[0] == Verdict.CRASH
