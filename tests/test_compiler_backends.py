@@ -3,7 +3,9 @@ gets a verdict, compile failures come back as one-line messages, the build time 
 and the IREE adapter's own jobs (signless integers read as declared, a dead compiler a crash)."""
 import json
 import stat
+import subprocess
 import sys
+import time
 from collections import Counter
 
 import numpy as np
@@ -85,3 +87,40 @@ def test_iree_compiler_killed_by_a_signal_is_a_crash(tmp_path, signal_name):
     outcome = iree.execute(spec, case)
     assert (outcome.status, outcome.message) == ("crash", f"CompilerDied: iree-compile died of {signal_name}")
     assert judge(spec, case, outcome)[0] == Verdict.CRASH
+
+
+@pytest.mark.backend
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the compiler is tied to its worker with Linux's PR_SET_PDEATHSIG")
+def test_iree_compiler_dies_with_its_worker(tmp_path):
+    """A hung compile ends when the runner kills the worker it hangs (the per-case timeout): the
+    compiler process does not run on. A program that hangs stands in for a hung iree-compile."""
+    _backend("iree")
+    pid_file = tmp_path / "compiler.pid"
+    tool = tmp_path / "iree-compile"
+    tool.write_text(f"#!{sys.executable}\nimport os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                    "time.sleep(120)\n")
+    tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
+    worker = subprocess.Popen([sys.executable, "-c", "import sys; from opconform import backends; b = backends.get('iree'); "
+                               "b._compile_tool = sys.argv[1]; b._compile(b'')", str(tool)])
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() or not pid_file.read_text():
+            assert worker.poll() is None and time.monotonic() < deadline, "the compiler never started"
+            time.sleep(0.05)
+        compiler = int(pid_file.read_text())
+    finally:
+        worker.kill()
+        worker.wait()
+    deadline = time.monotonic() + 10
+    while _running(compiler) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(compiler)
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie waiting for its (new) parent to reap it."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
