@@ -18,10 +18,11 @@ from opconform.backends.base import phase
 from opconform.backends.onnx_base import OnnxBackend
 
 # how TVM says it does not implement something: an operator the frontend has no converter for
-# (OpNotImplemented), a converter that refuses an attribute or mode, an element type it has no
-# mapping for
+# (OpNotImplemented), a converter that refuses an attribute, a mode or an axes input that is not
+# constant, an operator or element type it has no mapping for (float16 asin has no LLVM intrinsic)
 _UNSUPPORTED = ("opnotimplemented", "not supported", "unsupported", "not implemented", "notimplemented",
                 "is not a valid", "unknown dtype", "cannot convert type", "does not support",
+                "only constant", "requires the input tensor to have", "unknown intrinsic",
                 # its runtime's NumPy bridge does not pack sub-byte arrays (int4, int2) it compiles for
                 "tensorcopyfrombytes: size mismatch")
 # ... and that a build may have failed only because a dimension was symbolic (LegalizeOps leaves an
