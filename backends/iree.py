@@ -60,12 +60,11 @@ class IreeBackend(OnnxBackend):
 
     def __init__(self) -> None:
         super().__init__()
-        import iree.compiler
         import iree.runtime
         from iree.compiler.extras import onnx_importer
         from iree.compiler.tools.binaries import find_tool
 
-        self._compiler, self._runtime, self._importer = iree.compiler, iree.runtime, onnx_importer
+        self._runtime, self._importer = iree.runtime, onnx_importer
         self._compile_tool = find_tool("iree-compile")
         # local-sync: one thread per worker, the runner already runs --jobs workers side by side
         self._config = iree.runtime.Config("local-sync")
@@ -75,10 +74,6 @@ class IreeBackend(OnnxBackend):
         from iree.runtime.version import VERSION as runtime
 
         return compiler if compiler == runtime else f"compiler {compiler}, runtime {runtime}"
-
-    def notes(self) -> str:
-        return ("dynamic dimensions; a compile that fails on them is retried per input shape "
-                "(iree-compile for llvm-cpu, runtime local-sync)")
 
     def load(self, model: onnx.ModelProto) -> Any:
         vmfb = self._compile(self._import(model))
