@@ -38,7 +38,7 @@ _UNSUPPORTED = ("failed to legalize operation", "unsupported", "not supported", 
 # ... and that a compile may have failed only because a dimension was not known: some conversions
 # take only static shapes and say nothing more than that no conversion matched (GatherND's)
 _DYNAMIC = ("failed to legalize", "dynamic", "static shape", "static dim", "statically")
-_VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],([^>]+)>")
+_VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],(complex<[^>]+>|[^>]+)>")
 
 
 class CompilerDied(RuntimeError):
