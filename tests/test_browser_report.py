@@ -91,7 +91,7 @@ def test_matrix_shows_the_right_counts(index):
     for spec in (GATHER, OV_GATHER):
         mine = [r for r in results if r.spec_id == spec]
         passed = sum(r.verdict is Verdict.PASS for r in mine)
-        ran = sum(r.verdict is not Verdict.UNSUPPORTED for r in mine)
+        ran = sum(r.verdict.ran for r in mine)  # a harness error is no answer of the backend's either
         for b in ("alpha", "beta"):
             cell = pg.locator(f'table.matrix tr[data-spec="{spec}"] td[data-backend="{b}"] .frac')
             assert cell.inner_text() == f"{passed}/{ran}"
