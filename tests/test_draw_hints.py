@@ -17,9 +17,11 @@ from opconform.model import Case, Expectation
 def test_values_are_drawn_within_the_ports_range(data):
     tile = data.draw(strategies.cases(specs.load("onnx::Tile-13"), kind="valid", profile="ci"))
     assert tile.inputs[1].size == tile.inputs[0].ndim and set(tile.inputs[1].tolist()) <= {0, 1, 2, 3}
-    # quarters: exact in every float type, so Range's element count is exact
+    # quarters: exact in every float type, so Range's element count is exact. A shape-[1] input
+    # is valid (policy scalar_inputs, option one_element) and its value is its one element
     rng = data.draw(strategies.cases(specs.load("onnx::Range-11"), kind="valid", profile="ci"))
-    start, limit, delta = (float(x) for x in rng.inputs)
+    assert all(x.size == 1 and x.ndim <= 1 for x in rng.inputs)
+    start, limit, delta = (float(x.reshape(-1)[0]) for x in rng.inputs)
     assert -8 <= start <= 8 and -8 <= limit <= 8 and 0 < abs(delta) <= 3
     assert all((4 * v).is_integer() for v in (start, limit, delta))
 
