@@ -42,8 +42,11 @@ def run(spec, inputs, attributes, policies):
     a, b = np.asarray(a), np.asarray(b)
     integer = a.dtype.kind in "iu" and b.dtype.kind in "iu"
     t = np.int64 if integer else np.float64
-    da = quantize.wide(a).astype(t) - quantize.wide(_laid_out(a_zp, a, True)).astype(t)
-    db = quantize.wide(b).astype(t) - quantize.wide(_laid_out(b_zp, b, False)).astype(t)
+    # float8 operands and zero points may be infinite: inf - inf is NaN, which saturate() meets
+    # (quotient_not_nan for an integer y, NaN converted as Cast does for a float8 one)
+    with np.errstate(invalid="ignore"):
+        da = quantize.wide(a).astype(t) - quantize.wide(_laid_out(a_zp, a, True)).astype(t)
+        db = quantize.wide(b).astype(t) - quantize.wide(_laid_out(b_zp, b, False)).astype(t)
     if integer:
         precision.refuse_overflow(spec.id, linalg.matmul_overflow(da, db, np.int32),
                                   "the int32 accumulation of (a - a_zero_point) x (b - b_zero_point)")
