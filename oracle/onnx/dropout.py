@@ -17,7 +17,9 @@ def run(spec, inputs, attributes, policies):
     x = inputs[0]
     training, ratio = _mode(spec, inputs, attributes, policies)
     y = _kept(x, _scale(inputs, ratio, policies)) if training else x.copy()
-    mask_type = x.dtype if spec.since <= 7 else np.bool_
+    # version 7's text gives the mask two types: Tensor<bool> in its description, T in its signature
+    bool_mask = spec.since > 7 or policies.get("mask_type") == "bool"
+    mask_type = np.bool_ if bool_mask else x.dtype
     return y, np.ones(x.shape, dtype=mask_type)
 
 
