@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from opconform.specs.loader import SPEC_ROOT
+from opconform.specs.loader import SPEC_ROOT, spec_path
 
 LIST_FILE = Path(__file__).with_name("onnx-ops.txt")
 ADDED_FILE = Path(__file__).with_name("onnx-ops-added.txt")
@@ -53,7 +53,7 @@ def standard_operators() -> tuple[StandardOperator, ...]:
 
 
 def has_spec(operator: str, spec_root: Path = SPEC_ROOT) -> bool:
-    return (spec_root / "onnx" / f"{operator}.yaml").is_file()
+    return spec_path("onnx", operator, spec_root).is_file()
 
 
 def missing(spec_root: Path = SPEC_ROOT) -> list[StandardOperator]:

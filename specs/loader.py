@@ -483,9 +483,14 @@ def spec_files() -> tuple[Path, ...]:
     return tuple(sorted(p for d in _spec_dirs() for p in d.glob("*.yaml")))
 
 
+def spec_path(dialect: str, operator: str, root: Path = SPEC_ROOT) -> Path:
+    """Where the spec file of dialect::operator lives in a spec library laid out as root/<dialect>/<Operator>.yaml."""
+    return root / dialect / f"{operator}.yaml"
+
+
 @lru_cache(maxsize=None)
 def load_spec(dialect: str, operator: str) -> Spec:
-    path = SPEC_ROOT / dialect / f"{operator}.yaml"
+    path = spec_path(dialect, operator)
     if not path.exists():
         raise KeyError(f"no spec file for {dialect}::{operator} (looked for {path})")
     return load_file(path)

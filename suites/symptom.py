@@ -68,8 +68,11 @@ def _row_text(spec: SpecVersion, case: Case) -> tuple[tuple[str, str], ...]:
     fs = [f for f in _factors(spec) if _keyed(spec, f)]
     # an omitted attribute reads as its default: `sorted` left out and `sorted=1` are one row
     held = exercised_values(spec, fs, dataclasses.replace(case, attributes=spec.resolved_attributes(case.attributes)))
-    return tuple((f.name, _type_class(v) if f.kind == "type" else v)
-                 for f, v in ((f, _value_text(spec, f, held.get(f.name))) for f in fs))
+    row = []
+    for f in fs:
+        text = _value_text(spec, f, held.get(f.name))
+        row.append((f.name, _type_class(text) if f.kind == "type" else text))
+    return tuple(row)
 
 
 def _type_class(name: str) -> str:
