@@ -16,10 +16,12 @@ exercised_values, same_value, factor_tuple_coverage), the probe rows a backend i
 (rows_to_probe, draw_probes, probe_seeds, probe_assignment, factor_preference), element values
 (edge_values, from_elements), size profiles (PROFILES, Profile, size_profile), value variants of
 a case (case_variants: more cases sharing its model), the outputs a worked example asks for
-(example_outputs: a spec's output sets) and the output slots of a case's model (output_slots). A name that is also a submodule's would hide that submodule,
+(example_outputs: a spec's output sets), the output slots of a case's model (output_slots), and the
+files `opconform generate` wrote (read_manifest, MANIFEST, ONNX_TESTDIR_FORMAT). A name that is also a submodule's would hide that submodule,
 hence spec_factors, exercised_values, factor_tuple_coverage rather than the functions' own names.
 """
 from opconform.generator.exercised import exercised as exercised_values, same as same_value
+from opconform.generator.manifest import MANIFEST, read as read_manifest
 from opconform.generator.factors import Factor, constraints, example_outputs, factors as spec_factors
 from opconform.generator.probe_rows import (
     assignment as probe_assignment, draw as draw_probes, preference as factor_preference, rows as rows_to_probe,
@@ -41,15 +43,19 @@ __all__ = [
     "Factor", "constraints", "spec_factors", "exercised_values", "same_value", "factor_tuple_coverage",
     "draw_probes", "factor_preference", "probe_assignment", "probe_seeds", "rows_to_probe",
     "edge_values", "from_elements", "size_profile", "output_slots", "case_variants", "example_outputs",
-    "stress_draw", "stress_elements", "stress_nbytes", "stress_sizes",
+    "stress_draw", "stress_elements", "stress_nbytes", "stress_sizes", "read_manifest", "MANIFEST", "ONNX_TESTDIR_FORMAT",
 ]
 
 
 def __getattr__(name: str):
-    """output_slots: from the ONNX model builder, which imports onnx; loaded when first asked for,
-    so that importing the generator does not import onnx."""
+    """output_slots and ONNX_TESTDIR_FORMAT: from the ONNX model builder and writer, which import onnx;
+    loaded when first asked for, so that importing the generator does not import onnx."""
     if name == "output_slots":
         from opconform.generator.onnx_model import output_slots
 
         return output_slots
+    if name == "ONNX_TESTDIR_FORMAT":
+        from opconform.generator.writers.onnx_testdir import FORMAT
+
+        return FORMAT
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "specs": ("opconform.commands.specs", "spec library tools (import-onnx: skeletons and drift from onnx.defs)"),
     "generate": ("opconform.commands.generate", "write generated cases as ONNX backend-test / OpenVINO IR files"),
     "run": ("opconform.commands.run", "certify a backend: run cases, record verdicts (resumable)"),
+    "judge": ("opconform.commands.judge", "verdicts for a backend that ran generated cases outside opconform and wrote its outputs as files"),
     "merge": ("opconform.commands.merge", "join sharded results into one results set"),
     "report": ("opconform.commands.report", "render the HTML report, JUnit XML and JSON summary"),
     "baseline": ("opconform.commands.baseline", "write a reviewed-baseline YAML from results"),

@@ -276,13 +276,56 @@ def from_results(results_dir: Path, spec_ids: Sequence[str],
     rows, _ = results.scan(Path(results_dir) / results.RESULTS)
     if not rows and not (Path(results_dir) / results.RESULTS).exists():
         raise ValueError(f"--cases-from {results_dir}: no {results.RESULTS} there; expected a results directory")
+    return _recorded(((r["spec_id"], r["case_id"], r.get("case")) for r in rows), spec_ids,
+                     "cases from " + str(results_dir), on_spec)
+
+
+def from_manifest(generated_dir: Path, spec_ids: Sequence[str],
+                  on_spec: Callable[[SpecCases], None] | None = None) -> list[SpecCases]:
+    """The cases `opconform generate` wrote into this directory (its manifest holds every case
+    whole): run a backend on the very cases a backend outside Python was given as files."""
+    from opconform.generator import read_manifest
+
+    doc = read_manifest(generated_dir)
+    return _recorded(((e["spec_id"], e["id"], e.get("case")) for e in doc["cases"]), spec_ids,
+                     "cases from " + str(generated_dir), on_spec)
+
+
+def from_cases_dir(directory: Path, spec_ids: Sequence[str],
+                   on_spec: Callable[[SpecCases], None] | None = None) -> list[SpecCases]:
+    """--cases-from DIR: a results directory (`opconform run`) or generated files (`opconform generate`)."""
+    kind = cases_dir_kind(Path(directory), "--cases-from")
+    return (from_results if kind == "results" else from_manifest)(Path(directory), spec_ids, on_spec)
+
+
+def cases_dir_kind(directory: Path, flag: str) -> str:
+    """"results" (DIR/results.jsonl) or "generated" (DIR/manifest.json); a ValueError naming the
+    directory and what was expected when it is neither, or both."""
+    from opconform.generator import MANIFEST
+    from opconform.suites.results import RESULTS
+
+    expected = (f"expected a results directory of `opconform run` ({RESULTS}) or a directory written by "
+                f"`opconform generate` ({MANIFEST})")
+    if not directory.is_dir():
+        raise ValueError(f"{flag} {directory}: no such directory; {expected}")
+    found = [kind for kind, name in (("results", RESULTS), ("generated", MANIFEST)) if (directory / name).is_file()]
+    if len(found) != 1:
+        what = f"both {RESULTS} and {MANIFEST}" if found else f"neither {RESULTS} nor {MANIFEST}"
+        raise ValueError(f"{flag} {directory}: {what} there; {expected}")
+    return found[0]
+
+
+def _recorded(records: Iterable[tuple[str, str, Mapping | None]], spec_ids: Sequence[str], note: str,
+              on_spec: Callable[[SpecCases], None] | None) -> list[SpecCases]:
+    """SpecCases from recorded cases, (spec id, case id, Case.to_json()) each: the spec versions
+    asked for, each case once, in recorded order."""
     by_spec: dict[str, dict[str, tuple[Case, tuple[str, bytes]]]] = {sid: {} for sid in spec_ids}
-    for r in rows:
-        if r["spec_id"] in by_spec and r.get("case") and r["case_id"] not in by_spec[r["spec_id"]]:
+    for spec_id, case_id, case in records:
+        if spec_id in by_spec and case and case_id not in by_spec[spec_id]:
             # the recorded case JSON is the case's encoding: kept, not computed again per result
-            encoded = (r["case_id"], json.dumps(r["case"], separators=(",", ":")).encode())
-            by_spec[r["spec_id"]][r["case_id"]] = (Case.from_json(r["case"]), encoded)
-    out = [SpecCases(sid, [c for c, _ in found.values()], note="cases from " + str(results_dir),
+            encoded = (case_id, json.dumps(case, separators=(",", ":")).encode())
+            by_spec[spec_id][case_id] = (Case.from_json(case), encoded)
+    out = [SpecCases(sid, [c for c, _ in found.values()], note=note,
                      encoded=[e for _, e in found.values()]) for sid, found in by_spec.items() if found]
     for sc in out:
         on_spec and on_spec(sc)

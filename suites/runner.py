@@ -28,7 +28,7 @@ class RunConfig:
     backend: str
     out: Path
     spec_pattern: str | None = None
-    cases_from: str | None = None  # run the cases of this results directory instead of generating
+    cases_from: str | None = None  # run the cases of this results or `opconform generate` directory instead of generating
     profile: str = "smoke"
     seed: int = 0
     jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
@@ -234,7 +234,7 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         listener.planning(len(mine))
         t0 = perf_counter()
         if config.cases_from:
-            planned = plan.from_results(Path(config.cases_from), [v.id for v in mine], listener.spec_planned)
+            planned = plan.from_cases_dir(Path(config.cases_from), [v.id for v in mine], listener.spec_planned)
         else:
             key = case_cache.code_key() if config.case_cache else None
             planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned,

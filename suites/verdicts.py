@@ -18,6 +18,8 @@ from opconform.compare import Rules, check, differing, short, type_name
 from opconform.model import Alternative, Case, Outcome, Port, SpecVersion, Verdict
 from opconform.oracle import strings
 
+# Outcome.status of a case a backend judged from files (suites/judge.py) wrote no answer for
+NO_ANSWER = "no-answer"
 # when no alternative matches, report the one the backend came closest to
 _SEVERITY = {Verdict.MISMATCH: 0, Verdict.WRONG_SHAPE: 1, Verdict.WRONG_DTYPE: 2, Verdict.MISSING_OUTPUT: 3}
 
@@ -50,6 +52,8 @@ def judge(spec: SpecVersion, case: Case, outcome: Outcome) -> tuple[Verdict, str
     exp = case.expected
     if outcome.status in ("crash", "timeout"):
         return Verdict(outcome.status), f"{outcome.message} [{call}]", None
+    if outcome.status == NO_ANSWER:  # not even a refusal: whatever the case expects, its answer is missing
+        return Verdict.MISSING_OUTPUT, f"{outcome.message} [{call}]", None
     if outcome.status == "harness-error":  # opconform failed on the case: says nothing of the backend
         return Verdict.HARNESS_ERROR, f"opconform failed on this case, not the backend: {outcome.message} [{call}]", None
     if exp.kind == "undefined":

@@ -30,7 +30,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "--shard and --cases-from default to the recorded ones and must agree with them when given")
     p.add_argument("--shard", default=None, help="K/N: run the K-th of N deterministic shares of the cases")
     p.add_argument("--cases-from", metavar="DIR", default=None,
-                   help="run the cases recorded in another results directory instead of generating (same cases, another backend)")
+                   help="run the cases recorded in another results directory, or written by `opconform generate` "
+                        "(its manifest.json), instead of generating (same cases, another backend)")
     p.add_argument("--generation-timeout", type=mistakes.positive(float), default=300.0, metavar="S",
                    help="seconds to generate one spec version's cases before giving up on it (default 300)")
     p.add_argument("--no-probe", dest="probe", action="store_const", const=False, default=None,
@@ -91,6 +92,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         plan.parse_shard(args.shard)
         config = _config(args)
+        if config.cases_from:  # before --out is made: a wrong directory leaves nothing behind
+            plan.cases_dir_kind(Path(config.cases_from), "--cases-from")
         mistakes.writable_dir(args.out)
         if profiles.get(config.profile).ladder:  # --profile stress: ladders of sizes, timed
             from opconform.suites import stress
