@@ -1,0 +1,8 @@
+"""ONNX GRU (every version): the recurrence of oracle/kernels/recurrent.py, with the open choices of
+specs/onnx/GRU.yaml as policies."""
+from __future__ import annotations
+
+from opconform.oracle.kernels import recurrent
+
+run = recurrent.operator_run("GRU")
+policies_in_play = recurrent.policies_in_play
