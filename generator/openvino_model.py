@@ -17,11 +17,15 @@ from opconform import dtypes
 from opconform.generator import onnx_model
 from opconform.model import Case, SpecVersion
 
-__all__ = ["build", "function_name", "ov_type", "constant", "ADAPTERS"]
+__all__ = ["build", "factory", "function_name", "ov_type", "constant", "ADAPTERS", "FUNCTION_NAMES"]
 
 # operator name -> callable(opset_module, args, attributes) -> openvino Node, for operators whose
-# Python function differs from the generic mapping. Empty until one needs it.
+# Python function differs from the generic mapping.
 ADAPTERS: dict[str, Callable[[Any, list, dict], Any]] = {}
+
+# operator name -> Python function, where neither the snake case nor the same letters without
+# underscores name it (Abs is `absolute`)
+FUNCTION_NAMES = {"Abs": "absolute"}
 
 
 def function_name(operator: str) -> str:
@@ -29,6 +33,38 @@ def function_name(operator: str) -> str:
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", operator)
     s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
     return s.lower()
+
+
+def factory(opset: Any, operator: str) -> Callable | None:
+    """The opset module's function for `operator`: FUNCTION_NAMES, the snake case, or the function
+    whose name is the operator's letters without underscores (IsNaN -> is_nan, ReLU -> relu,
+    SoftMax -> softmax, HSigmoid -> hsigmoid)."""
+    for name in (FUNCTION_NAMES.get(operator), function_name(operator)):
+        fn = getattr(opset, name, None) if name else None
+        if callable(fn):
+            return fn
+    key = operator.lower()
+    for name in dir(opset):
+        if not name.startswith("_") and name.replace("_", "") == key and callable(getattr(opset, name)):
+            return getattr(opset, name)
+    return None
+
+
+def _call(fn: Callable, args: list, attributes: dict) -> Any:
+    """fn(*args, **attributes) for the attributes its signature names; the others are set on the
+    node by name afterwards (Divide's m_pythondiv, which opset1.divide() does not take), and
+    an `attributes` dict parameter (IsInf's) receives those it does not name."""
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    named = {k: v for k, v in attributes.items() if k in params}
+    rest = {k: v for k, v in attributes.items() if k not in params}
+    if rest and "attributes" in params:
+        named["attributes"], rest = rest, {}
+    node = fn(*args, **named)
+    for k, v in rest.items():
+        node.set_attribute(k, v)
+    return node
 
 
 def ov_type(name: str):
@@ -87,10 +123,10 @@ def build(spec: SpecVersion, case: Case):
     if adapter is not None:
         node = adapter(opset, args, attributes)
     else:
-        fn = getattr(opset, function_name(spec.operator), None)
+        fn = factory(opset, spec.operator)
         if fn is None:
             raise NotImplementedError(f"{spec.id}: openvino.opset{spec.since} has no {function_name(spec.operator)}(); add an adapter")
-        node = fn(*args, **attributes)
+        node = _call(fn, args, attributes)
     outputs = []
     for j, (_, name) in enumerate(onnx_model.output_slots(spec, case)):  # node output j is slot j
         if name:

@@ -214,6 +214,46 @@ class StressHint:
 
 
 @dataclass(frozen=True)
+class Difference:
+    """One way an operator differs from the operator of another dialect it maps onto: what the
+    side-by-side diff lists and the errata of conversions are made of."""
+
+    id: str
+    kind: str  # attribute_name, attribute_default, attribute_form, input_form, layout, broadcast,
+    #            element_types, shape_rule, error_behaviour, output_type, semantics
+    text: str
+
+
+@dataclass(frozen=True)
+class DialectMapping:
+    """`maps_to`: this version computes what another dialect's spec version computes, its
+    arguments spelled from this version's. Each entry is an expression of the relation language
+    over this version's inputs, attributes and symbols; the oracle runs the other version's
+    operator module on them (oracle/openvino/mapped.py)."""
+
+    spec: str  # the other spec version's id, e.g. onnx::Add-14
+    inputs: tuple[str | None, ...] | None = None  # the other's inputs in order (None: absent); None: ours in order
+    attributes: Mapping[str, str] = field(default_factory=dict)  # the other's attribute -> expression; absent: its default
+    outputs: tuple[str, ...] | None = None  # for each of our outputs, the other's output name; None: in order
+    differences: tuple[Difference, ...] = ()
+
+
+@dataclass(frozen=True)
+class Layer:
+    """An IR <layer> example of an OpenVINO document: element types and shapes, values only where
+    the document gives them. Checked by running the oracle on inputs filled with `fill` (or the
+    given data) and comparing the output element types and shapes."""
+
+    name: str
+    inputs: tuple[tuple[str, tuple[int, ...], Any] | None, ...]  # (dtype, shape, data or None) or absent
+    outputs: tuple[tuple[str, tuple[int, ...]], ...]
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+    expect_error: str | None = None
+    fill: float = 1
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class SpecVersion:
     """One version of one operator in one dialect: the unit everything else works on."""
 
@@ -237,6 +277,8 @@ class SpecVersion:
     known_shared_bugs: tuple[KnownSharedBug, ...] = ()  # cases where backends agree against the spec, and why
     output_sets: tuple[OutputSet, ...] = ()  # the sets of outputs a node may ask for (empty: any subset)
     stress: StressHint | None = None  # the stress profile's growth and worst cases (None: not stressed)
+    maps_to: DialectMapping | None = None  # computes what another dialect's version computes (below)
+    layers: tuple[Layer, ...] = ()  # the document's IR <layer> examples (shapes, element types)
 
     @property
     def id(self) -> str:
@@ -447,6 +489,9 @@ class Outcome:
     message: str = ""  # the backend's own error text, or how it died
     backend_seconds: float = 0.0  # time inside the backend's run call
     build_seconds: float = 0.0  # time building/compiling the model (0 when reused)
+    # how the model that ran was compiled: "dynamic" (one compile with symbolic dimensions serves
+    # the signature), "per-shape" (compiled for this case's input shapes), "" where not a compile
+    compiled: str = ""
 
 
 @dataclass

@@ -17,8 +17,8 @@ import yaml
 
 from opconform import dtypes, tensors
 from opconform.model import (
-    Attribute, Domain, Erratum, Example, KnownSharedBug, OutputSet, Policy, Port, Relation, Source, Spec, SpecError,
-    SpecVersion, StressCase, StressHint, StressInput, Tolerance, ValueRange,
+    Attribute, DialectMapping, Difference, Domain, Erratum, Example, KnownSharedBug, Layer, OutputSet, Policy, Port,
+    Relation, Source, Spec, SpecError, SpecVersion, StressCase, StressHint, StressInput, Tolerance, ValueRange,
 )
 from opconform.specs import expr
 
@@ -228,7 +228,8 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
                 type=a["type"],
                 required=a.get("required", False),
                 default=a.get("default"),
-                allowed=tuple(a["allowed"]) if "allowed" in a else None,
+                # a list attribute's allowed lists as tuples: a factor value must be hashable (RNN's activations)
+                allowed=tuple(tuple(x) if isinstance(x, list) else x for x in a["allowed"]) if "allowed" in a else None,
                 range=tuple(rng) if rng else None,
                 text=a.get("text", ""),
                 domain=_domain(a, f"{where}.attributes.{name}"),
@@ -272,11 +273,7 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
     tensor_attrs = {a.name for a in attrs if a.type == "tensor"}
     for k, e in enumerate(v.get("examples", [])):
         w = f"{where}.examples[{k}] ({e['name']})"
-        for key in e.get("attributes", {}):
-            if key not in attr_names:
-                raise SpecError(f"{w}: field attributes.{key}: no such attribute; expected one of {sorted(attr_names)}")
-        if "expect_error" in e and e["expect_error"] not in rids:
-            raise SpecError(f"{w}: field expect_error: got {e['expect_error']!r}, expected a relation id {sorted(rids)}")
+        _check_example_names(e, attr_names, rids, w)
         examples.append(
             Example(
                 name=e["name"],
@@ -312,7 +309,61 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
         known_shared_bugs=_known_shared_bugs(v.get("known_shared_bugs", []), known, where),
         output_sets=_output_sets(v.get("output_sets", []), outputs, known, where),
         stress=_stress(v.get("stress"), inputs, outputs, attr_names, where),
+        maps_to=_maps_to(v.get("maps_to"), known, outputs, where),
+        layers=_layers(v.get("layers", []), attr_names, rids, where),
     )
+
+
+def _maps_to(m: dict | None, known: set[str], outputs: tuple[Port, ...], where: str) -> DialectMapping | None:
+    """`maps_to`, its expressions checked against this version's names (the other version's
+    names are checked where both are loaded: tests/test_openvino_mapping.py)."""
+    if m is None:
+        return None
+    w = f"{where}.maps_to"
+    for k, text in enumerate(m.get("inputs") or ()):
+        if text is not None:
+            _check_expr(text, known, f"{w}.inputs[{k}]")
+    for name, text in m.get("attributes", {}).items():
+        _check_expr(text, known, f"{w}.attributes.{name}")
+    if "outputs" in m and len(m["outputs"]) != len(outputs):
+        raise SpecError(f"{w}: field outputs: got {len(m['outputs'])} names, expected one per output ({len(outputs)})")
+    return DialectMapping(
+        spec=m["spec"],
+        inputs=tuple(m["inputs"]) if "inputs" in m else None,
+        attributes=dict(m.get("attributes", {})),
+        outputs=tuple(m["outputs"]) if "outputs" in m else None,
+        differences=tuple(Difference(d["id"], d["kind"], d["text"]) for d in m.get("differences", [])),
+    )
+
+
+def _check_example_names(e: dict, attr_names: set[str], rids: set[str], w: str) -> None:
+    """An example's (or layer's) attributes are the version's, and the relation it expects broken exists."""
+    for key in e.get("attributes", {}):
+        if key not in attr_names:
+            raise SpecError(f"{w}: field attributes.{key}: no such attribute; expected one of {sorted(attr_names)}")
+    if "expect_error" in e and e["expect_error"] not in rids:
+        raise SpecError(f"{w}: field expect_error: got {e['expect_error']!r}, expected a relation id {sorted(rids)}")
+
+
+def _layers(items: list, attr_names: set[str], rids: set[str], where: str) -> tuple[Layer, ...]:
+    out = []
+    for k, e in enumerate(items):
+        w = f"{where}.layers[{k}] ({e['name']})"
+        _check_example_names(e, attr_names, rids, w)
+        ins = []
+        for i, t in enumerate(e["inputs"]):
+            if t is None:
+                ins.append(None)
+                continue
+            data = None
+            if "data" in t:
+                data = _tensor({"dtype": t["dtype"], "shape": t["shape"], "data": t["data"]}, f"{w}.inputs[{i}]")
+            ins.append((t["dtype"], tuple(t["shape"]), data))
+        out.append(Layer(name=e["name"], inputs=tuple(ins),
+                         outputs=tuple((t["dtype"], tuple(t["shape"])) for t in e.get("outputs", [])),
+                         attributes=dict(e.get("attributes", {})), expect_error=e.get("expect_error"),
+                         fill=e.get("fill", 1), source=e.get("source", "")))
+    return tuple(out)
 
 
 def _stress(s: dict | None, inputs: tuple[Port, ...], outputs: tuple[Port, ...], attr_names: set[str],
