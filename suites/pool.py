@@ -3,7 +3,16 @@
 Each worker runs whole batches. The parent watches every busy worker: if it dies (SIGSEGV,
 SIGABRT, any exit), goes silent for longer than the per-case timeout, or its resident memory
 passes the limit, the parent kills it, reports the case it was on (crash or timeout), puts the
-rest of its batch back at the front of the queue and starts a fresh worker.
+rest of its batch back at the front of the queue and puts a spare worker in its place: one
+started beforehand and already holding the backend, so that a crash-heavy backend waits for no
+start-up; a new spare then loads in the background.
+
+A worker that dies outside the backend's code is not blamed on opconform at once: a backend
+that corrupts its heap (OpenVINO does) is often caught by glibc's checks later, in whatever code
+frees memory next, which may be ours. The case then runs again alone in a worker that has run
+nothing else; only a second death outside the backend makes it a harness-error. Where the rerun
+lives, its answer is the case's result and the first death counts as the backend's earlier damage
+(PoolStats.deaths_not_reproduced).
 """
 from __future__ import annotations
 
@@ -76,6 +85,7 @@ class _Worker:
     last: float = 0.0  # when it last showed progress (batch sent or result received)
     models_built: int = 0
     memory_checked: float = 0.0
+    first: list[Item] = field(default_factory=list)  # a batch it runs before taking from the queue
 
 
 @dataclass
@@ -85,6 +95,9 @@ class PoolStats:
     timeouts: int = 0
     memory_kills: int = 0
     harness_deaths: int = 0
+    # deaths outside the backend's code that the case, rerun alone in an unused worker, did not repeat
+    deaths_not_reproduced: int = 0
+    spares_used: int = 0
     models_built: int = 0
     backend_version: str = ""
 
@@ -130,15 +143,17 @@ class WorkerPool:
         feed: more work while the pool runs, (batches, their SpecVersions by id) at a time, from
         another thread; None in the feed says nothing more will come (the pool then finishes)."""
         self._specs = dict(spec_versions or {})
+        self._rerun: set[int] = set()  # id() of the cases rerun alone after a death outside the backend
         encoded = encoded or {}
         queue: deque[list[Item]] = deque(b for b in batches if b)
         feeding = feed is not None
         workers = [self._spawn() for _ in range(self.jobs if feeding else min(self.jobs, len(queue)))]
+        spare = self._spawn() if workers else None
         try:
-            while queue or feeding or any(w.pending for w in workers):
+            while queue or feeding or any(w.pending or w.first for w in workers):
                 while feeding:
                     try:
-                        more = feed.get(block=not queue and not any(w.pending for w in workers), timeout=0.25)
+                        more = feed.get(block=not queue and not any(w.pending or w.first for w in workers), timeout=0.25)
                     except Empty:
                         break
                     if more is None:
@@ -147,22 +162,34 @@ class WorkerPool:
                         queue.extend(b for b in more[0] if b)
                         self._specs.update(more[1])
                 for w in workers:
-                    if w.ready and not w.pending and queue:
-                        w.pending, w.reported = list(queue.popleft()), 0
+                    if w.ready and not w.pending and (w.first or queue):
+                        w.pending, w.reported, w.first = list(w.first or queue.popleft()), 0, []
                         w.position.value = 0  # the worker is idle: it sent every result of its last batch
                         w.conn.send(({sid: self._specs[sid] for sid, _ in w.pending if sid in self._specs}, w.pending,
                                      [encoded.get(id(case)) for _, case in w.pending]))
                         w.last = monotonic()
-                wait([w.conn for w in workers] + [w.process.sentinel for w in workers], timeout=0.25)
+                everyone = workers + ([spare] if spare else [])
+                wait([w.conn for w in everyone] + [w.process.sentinel for w in everyone], timeout=0.25)
+                if spare is not None:
+                    status, message = self._service(spare)
+                    if status:  # it could not even start: counts towards the backend's start-up failures
+                        self._retire(spare, status, message, queue)
+                        spare = self._spawn()
                 for w in list(workers):
                     status, message = self._service(w)
                     if status:
                         workers.remove(w)
-                        self._retire(w, status, message, queue)
-                        if queue or feeding:
-                            workers.append(self._spawn())
+                        rerun = self._retire(w, status, message, queue)
+                        if queue or feeding or rerun:
+                            if spare is not None:
+                                successor, spare = spare, self._spawn()
+                                self.stats.spares_used += 1
+                            else:
+                                successor = self._spawn()
+                            successor.first = rerun
+                            workers.append(successor)
         finally:
-            for w in workers:
+            for w in workers + ([spare] if spare else []):
                 self._stop(w)
         self.stats.models_built += sum(w.models_built for w in workers)
         return self.stats
@@ -201,8 +228,10 @@ class WorkerPool:
             for m in msg[1]:
                 self._handle(w, m)
         elif kind == "result":
-            w.pending.pop(0)
+            item = w.pending.pop(0)
             w.reported += 1
+            if id(item[1]) in self._rerun and msg[1].verdict != "harness-error":
+                self.stats.deaths_not_reproduced += 1
             w.last = monotonic()
             w.models_built = msg[2]
             self.on_result(msg[1])
@@ -215,29 +244,38 @@ class WorkerPool:
             self.on_lost(item, "harness-error", msg[3])
             self.on_harness_error(msg[1], msg[2], msg[3])
 
-    def _retire(self, w: _Worker, status: str, message: str, queue: deque) -> None:
+    def _retire(self, w: _Worker, status: str, message: str, queue: deque) -> list[Item]:
+        """Kill a worker that must go and report the case it was on; the batch to rerun at once,
+        alone in an unused worker (the case it died on outside the backend's code), or []."""
         self._kill(w)
         self.stats.models_built += w.models_built
         if not w.ready:
             self._startup_failures += 1
             if status == "startup" or self._startup_failures >= MAX_STARTUP_FAILURES:
                 raise PoolError(f"backend {self.backend_ref!r} cannot start: {message}")
+        rerun: list[Item] = []
         if w.pending:
             # cases before the one running finished, but their results had not been sent: rerun them
             unsent = min(max(w.position.value - w.reported, 0), len(w.pending) - 1)
             item, rest = w.pending[unsent], w.pending[:unsent] + w.pending[unsent + 1:]
-            if w.phase.value != worker.BACKEND:
-                # it died in opconform's own code (e.g. onnx shape inference building the model)
-                self.stats.harness_deaths += 1
-                why = f"died outside the backend, in opconform's own code: {message}"
-                self.on_lost(item, "harness-error", why)
-                self.on_harness_error(item[1].id, item[0], why)
-            else:
+            if w.phase.value == worker.BACKEND:
                 kind = {"timeout": "timeouts", "memory": "memory_kills"}.get(status, "crashes")
                 setattr(self.stats, kind, getattr(self.stats, kind) + 1)
                 self.on_lost(item, "timeout" if status == "timeout" else "crash", message)
+            elif id(item[1]) not in self._rerun and status == "crash":
+                # maybe damage the backend did earlier in this process, caught in our code: try it alone
+                self._rerun.add(id(item[1]))
+                rerun = [item]
+            else:
+                # it died in opconform's own code (e.g. onnx shape inference building the model)
+                self.stats.harness_deaths += 1
+                again = " (rerun alone in an unused worker: died the same way)" if id(item[1]) in self._rerun else ""
+                why = f"died outside the backend, in opconform's own code: {message}{again}"
+                self.on_lost(item, "harness-error", why)
+                self.on_harness_error(item[1].id, item[0], why)
             if rest:
                 queue.appendleft(rest)
+        return rerun
 
     def _kill(self, w: _Worker) -> None:
         if w.process.is_alive():

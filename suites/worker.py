@@ -13,7 +13,11 @@ from time import perf_counter
 from typing import Any, Iterator
 
 # one thread per worker: the runner runs --jobs workers side by side (set before any library loads)
-THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "RUST_BACKTRACE": "0"}
+THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+# ... and no Rust backtraces, whatever the user's shell says: with RUST_BACKTRACE=1 every error a
+# Rust runtime makes, even one it handles, captures and resolves a backtrace (tract's builds and
+# panics took 17 s instead of 0.2 s on 519 MatMul/Gemm cases), and a panic's trace is only noise here
+QUIET_ENV = {"RUST_BACKTRACE": "0", "RUST_LIB_BACKTRACE": "0"}
 
 
 BACKEND, HARNESS = 1, 0  # values of the shared phase flag
@@ -25,6 +29,7 @@ def start(conn: Any, backend_ref: str, phase_flag: Any) -> Any:
     the backend, or None after sending "fatal" (the backend cannot load)."""
     for k, v in THREAD_ENV.items():
         os.environ.setdefault(k, v)
+    os.environ.update(QUIET_ENV)
     warnings.simplefilter("ignore")  # NaN and overflow are met on purpose; verdicts say what matters
     from opconform import backends
     from opconform.backends import base

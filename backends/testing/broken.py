@@ -2,6 +2,9 @@
 shapes, element types or values, leaves outputs out, refuses valid input or accepts invalid input;
 or its adapter code (marked phase("harness"), as a real backend's tensor conversions are) raises
 ("harness") or kills the process ("harness-death"): opconform's failures, never the backend's.
+"damage" answers right but leaves the process damaged, as a runtime that corrupts its heap does:
+the next case in the same process dies in opconform's code (glibc's checks abort wherever memory
+is freed next), which the runner must not charge to opconform.
 
     opconform run --backend opconform.backends.testing.broken:BrokenBackend ...
 
@@ -32,7 +35,7 @@ PLAN_ENV = "OPCONFORM_BROKEN_PLAN"
 _VERDICTS = {"pass": "pass", "slow": "pass", "segv": "crash", "abort": "crash", "memory": "crash", "hang": "timeout",
              "wrong-shape": "wrong-shape", "wrong-dtype": "wrong-dtype", "mismatch": "mismatch",
              "missing": "missing-output", "refuse": "error", "unsupported": "unsupported",
-             "harness": "harness-error", "harness-death": "harness-error"}
+             "harness": "harness-error", "harness-death": "harness-error", "damage": "pass"}
 
 
 class Unsupported(RuntimeError):
@@ -67,9 +70,17 @@ def expected_verdict(case: Case, chosen: str) -> str:
     return "pass" if chosen in ("refuse", "unsupported") else "accepted-invalid"
 
 
+_damaged = [False]  # set by a "damage" case: this process dies at the next case's start
+
+
 class BrokenBackend(Backend):
     name = "broken"
     dialects = ("onnx", "openvino")
+
+    def accepts(self, spec: SpecVersion) -> str | None:
+        if _damaged[0]:  # the first thing execute() does, in opconform's phase
+            os.abort()
+        return super().accepts(spec)
 
     def version(self) -> str:
         return "0"
@@ -99,6 +110,8 @@ class BrokenBackend(Backend):
             time.sleep(3600)
         if chosen == "slow":
             time.sleep(0.2)
+        if chosen == "damage":
+            _damaged[0] = True
         if chosen == "memory":
             _blow_up()
         if chosen == "refuse":

@@ -1,0 +1,80 @@
+"""The worker pool after a death: a spare worker, started beforehand with the backend loaded, takes
+over; a death in opconform's own code that the case does not repeat alone in an unused worker is
+damage the backend left earlier (a corrupted heap caught by glibc in our code), never the case's
+harness-error; a death that does repeat is opconform's."""
+import json
+import multiprocessing
+
+import numpy as np
+import pytest
+
+from helpers_runner import BROKEN
+from opconform import oracle, specs
+from opconform.backends.testing import broken
+from opconform.model import Case
+from opconform.suites.pool import WorkerPool
+
+SPEC = "onnx::Abs-13"
+# in this order, in one batch, on one worker: "damage" answers right and leaves the process to die
+# at the start of the next case, which is in opconform's code
+ORDER = ["damage", "pass", "pass", "abort", "pass", "harness-death", "pass"]
+
+
+def _cases(n: int) -> list[Case]:
+    spec = specs.load(SPEC)
+    out = []
+    for i in range(n):
+        x = np.full((2,), -float(i + 1), np.float32)
+        out.append(Case(SPEC, {}, (x,), (True,), oracle.expectation(spec, (x,), {})))
+    return out
+
+
+@pytest.fixture(scope="module")
+def pool_run(tmp_path_factory):
+    cases = _cases(len(ORDER))
+    chosen = {c.id: b for c, b in zip(cases, ORDER)}
+    plan = tmp_path_factory.mktemp("deaths") / "plan.json"
+    plan.write_text(json.dumps(chosen))
+    got, lost = {}, {}
+    pool = WorkerPool(BROKEN, jobs=1, timeout=30, memory_limit_mb=None, shard=None,
+                      on_result=lambda j: got.setdefault(j.case_id, []).append(j.verdict),
+                      on_lost=lambda item, status, message: lost.setdefault(item[1].id, []).append((status, message)))
+    # spawned workers read the plan from the environment they start with (a fork server started
+    # earlier in this session would not have it)
+    pool._ctx = multiprocessing.get_context("spawn")
+    mp = pytest.MonkeyPatch()
+    mp.setenv(broken.PLAN_ENV, str(plan))
+    try:
+        stats = pool.run([[(SPEC, c) for c in cases]], {SPEC: specs.load(SPEC)})
+    finally:
+        mp.undo()
+    return cases, chosen, got, lost, stats
+
+
+def test_every_case_once_with_its_own_verdict(pool_run):
+    cases, chosen, got, lost, _ = pool_run
+    verdicts = {cid: v for cid, v in got.items()} | {cid: [s for s, _ in ls] for cid, ls in lost.items()}
+    assert sorted(verdicts) == sorted(c.id for c in cases)
+    for c in cases:
+        expected = broken.expected_verdict(c, chosen[c.id])
+        assert verdicts[c.id] == [expected], (chosen[c.id], verdicts[c.id], lost.get(c.id))
+
+
+def test_a_death_left_by_the_backend_is_not_opconforms(pool_run):
+    cases, chosen, got, lost, stats = pool_run
+    after_damage = cases[ORDER.index("damage") + 1]
+    # it died once in opconform's code (the damaged process), then passed alone
+    assert got[after_damage.id] == ["pass"] and after_damage.id not in lost
+    assert stats.deaths_not_reproduced == 1
+    death = next(c for c in cases if chosen[c.id] == "harness-death")
+    (status, message), = lost[death.id]
+    assert status == "harness-error" and "died the same way" in message and "SIGSEGV" in message
+    assert stats.harness_deaths == 1 and stats.crashes == 1
+
+
+def test_spares_take_over_after_each_death(pool_run):
+    *_, stats = pool_run
+    # four deaths (the damaged process, the abort, the harness death twice): a spare took over each
+    # time work was left; no worker was started but the first, its spare and one per spare used
+    assert stats.spares_used >= 3
+    assert stats.workers_started == 2 + stats.spares_used
