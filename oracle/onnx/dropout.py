@@ -9,8 +9,9 @@ import numpy as np
 
 from opconform import compare
 from opconform.model import Tolerance
+from opconform.oracle.kernels import random_stats
 
-ALPHA = 1e-6  # false-alarm rate of the binomial test, per case
+ALPHA = random_stats.ALPHA  # false-alarm rate of the binomial test, per case
 
 
 def run(spec, inputs, attributes, policies):
@@ -96,19 +97,5 @@ def _dropped(y: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 def _binomial(k: int, n: int, p: float) -> str:
     """'' unless k kept of n is so far from n * p that a two-sided binomial test at ALPHA rejects it."""
-    if n == 0 or p >= 1.0:
-        return "" if n == 0 or k == n else f"kept {k} of {n} elements with keep probability 1"
-    ks = np.arange(n + 1)
-    # log C(n, k) from cumulative sums of logs: every term at once
-    logs = np.log(np.arange(1, n + 1, dtype=np.float64))
-    log_choose = np.concatenate([[0.0], np.cumsum(logs)])
-    log_choose = log_choose[n] - log_choose[ks] - log_choose[n - ks]
-    with np.errstate(divide="ignore"):
-        log_pmf = log_choose + ks * np.log(p) + (n - ks) * np.log1p(-p)
-    pmf = np.exp(log_pmf)
-    low, high = pmf[: k + 1].sum(), pmf[k:].sum()
-    if min(low, high) < ALPHA / 2:
-        side = "few" if low < high else "many"
-        return (f"kept {k} of {n} elements: too {side} for keep probability 1 - ratio = {p:g} "
-                f"(two-sided binomial test, false-alarm rate {ALPHA:g}; P = {2 * min(low, high):.2g})")
-    return ""
+    why = random_stats.binomial(k, n, p, ALPHA)
+    return f"kept elements: {why} (keep probability 1 - ratio)" if why else ""
