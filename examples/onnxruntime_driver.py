@@ -1,6 +1,6 @@
 """A backend outside opconform: run the cases `opconform generate` wrote on onnxruntime and write its
 answers where `opconform judge` reads them (no opconform import).  python onnxruntime_driver.py CASES OUTPUTS"""
-import subprocess, sys
+import signal, subprocess, sys
 from pathlib import Path
 
 import numpy as np, onnx, onnxruntime as ort
@@ -18,7 +18,8 @@ def run_case(case: Path, out: Path) -> None:
         (out / data.name).mkdir(parents=True, exist_ok=True)
         feeds = {t.name: numpy_helper.to_array(t) for t in map(onnx.load_tensor, data.glob("input_*.pb"))}
         try:
-            got = ort.InferenceSession((case / "model.onnx").read_bytes(), options, providers=["CPUExecutionProvider"]).run(None, feeds)
+            session = ort.InferenceSession((case / "model.onnx").read_bytes(), options, providers=["CPUExecutionProvider"])
+            got = session.run(None, feeds)
         except Exception as e:  # its refusal: not implemented, or an error
             text = f"{type(e).__name__}: {e}"
             (out / data.name / ("unsupported.txt" if any(s in text for s in UNSUPPORTED) else "error.txt")).write_text(text)
@@ -34,10 +35,10 @@ def main(cases: Path, outputs: Path) -> None:
     while todo:  # a child process runs the cases left; the one that kills it gets crash.txt, the rest go on
         child = subprocess.run([sys.executable, __file__, "--child", cases, outputs, *todo], stdout=subprocess.PIPE, text=True)
         started = child.stdout.split()
-        if child.returncode == 0 or not started:
+        if child.returncode >= 0 or not started:  # done, or a failure of this script's own: not a case's
             sys.exit(child.returncode)
         (outputs / started[-1]).mkdir(parents=True, exist_ok=True)
-        (outputs / started[-1] / "crash.txt").write_text(f"killed by signal {-child.returncode}")
+        (outputs / started[-1] / "crash.txt").write_text(f"killed by {signal.Signals(-child.returncode).name}")
         todo = todo[todo.index(started[-1]) + 1:]
 
 
