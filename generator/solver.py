@@ -38,7 +38,8 @@ evaluating c: Gemm's K under transA):
                                one element is a 0-D tensor, not a 1-D one)
     present(a) + .. + present(b) == 1   exactly one of these attributes given (Constant's value_*):
                                the one given (or one drawn) kept and the others left out; the
-                               breaker leaves all out or gives a second one
+                               breaker leaves all out or gives a second one. Over optional inputs
+                               the same (Resize's scales and sizes), by giving and leaving out
     C(a, dtypes)               a conjunct reading one attribute a with listed values and otherwise
                                only element types, presence, other attributes and constants: a is
                                set to a listed value under which it holds (BitCast's `to`, of the
@@ -157,6 +158,15 @@ def _set_attribute(draw, d: Draft, env: dict, f: Fix) -> bool:
         return False
     if value is None:
         return False
+    if isinstance(value, Presence):
+        for name, give in value.given.items():
+            k = d.port_index(name)
+            if give and d.inputs[k] is None:
+                d.present[k] = True
+                _redraw(draw, d, k, draw(shapes.shapes(draw(shapes.ranks(d.spec.inputs[k], d.profile)), d.profile)))
+            elif not give:
+                d.present[k], d.inputs[k] = False, None
+        return True
     if isinstance(value, Attributes):
         for name, v in value.values.items():
             d.attributes.pop(name, None) if v is None else d.attributes.__setitem__(name, v)
@@ -920,7 +930,41 @@ def _exactly_one(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | N
             return Fix(rid, "exactly-one", named[0], frozenset(), when, check, None,
                        _exactly_one_rule(rid, tuple(named), holding=True), _exactly_one_rule(rid, tuple(named), holding=False),
                        attribute=True)
+        if named and isinstance(rhs, ast.Constant) and rhs.value == 1 and set(named) <= set(names.inputs):
+            return Fix(rid, "exactly-one", named[0], frozenset(), when, check, None,
+                       _one_input_rule(tuple(named), holding=True), _one_input_rule(tuple(named), holding=False),
+                       attribute=True)
     return None
+
+
+@dataclass(frozen=True)
+class Presence:
+    """An attribute-pass rule's answer that gives (True) or leaves out (False) optional inputs."""
+
+    given: dict[str, bool]
+
+
+def _one_input_rule(named: tuple[str, ...], holding: bool) -> AttributeRule:
+    """Exactly one of these optional inputs given: the one the row pins given, else one already
+    given, else one drawn (never one the row pins absent); the breaker gives none or two."""
+    def rule(draw, d, env, i, rhs):
+        ports = {n: d.spec.inputs[d.port_index(n)] for n in named}
+        if not all(p.optional for p in ports.values()):
+            return None
+        given = [n for n in named if d.inputs[d.port_index(n)] is not None]
+        if not holding:
+            if len(named) < 2 or draw(st.booleans()):
+                return Presence(dict.fromkeys(named, False))
+            two = draw(st.permutations(list(named)))[:2]
+            return Presence({n: n in two for n in named})
+        pin = {n: pins.pinned(d, f"input:{n}") for n in named}
+        must = [n for n in named if pin[n] is not pins.UNPINNED and pin[n]]
+        free = [n for n in named if pin[n] is pins.UNPINNED or pin[n]]
+        if len(must) > 1 or not free:
+            return None
+        keep = must[0] if must else (given[0] if given else draw(st.sampled_from(free)))
+        return Presence({n: n == keep for n in named})
+    return rule
 
 
 def _present_sum(node: ast.AST) -> list[str] | None:
