@@ -199,6 +199,18 @@ def test_a_corrupt_output_file_is_named_in_its_verdict_and_loses_nothing(small, 
     assert len(said) == 1 and str(hit["file"].parent.parent) in said[0] and "Traceback" not in proc.stderr, proc.stderr
 
 
+@pytest.mark.parametrize("name, verdict", [("error.txt", "error"), ("unsupported.txt", "unsupported"), ("crash.txt", "crash")])
+def test_a_refusal_file_in_the_case_directory_is_read_as_the_backends_answer(small, tmp_path, name, verdict):
+    def refuse(answers: Path) -> str:
+        case_id, rel = _passing_output(small)
+        shutil.rmtree(answers / rel.parent)  # no test_data_set_0: the answer is the case's
+        (answers / rel.parent.parent / name).write_text("the backend's own words\n")
+        return case_id
+
+    _, r = _judge_tampered(small, tmp_path, refuse)
+    assert r["verdict"] == verdict and r["backend_message"] == "the backend's own words", r
+
+
 def test_a_case_without_any_answer_is_missing_output_even_when_it_must_be_refused(small, tmp_path):
     cases, _, judged = small
     must_refuse = next(e for e in json.loads((cases / "manifest.json").read_text())["cases"] if e["expected"]["kind"] == "error")
