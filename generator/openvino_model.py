@@ -26,6 +26,8 @@ ADAPTERS: dict[str, Callable[[Any, list, dict], Any]] = {}
 # operator name -> Python function, where neither the snake case nor the same letters without
 # underscores name it (Abs is `absolute`)
 FUNCTION_NAMES = {"Abs": "absolute"}
+# operator name -> {IR attribute name: the factory's parameter name}, where they differ
+PARAMETER_NAMES = {"Clamp": {"min": "min_value", "max": "max_value"}}
 
 
 def function_name(operator: str) -> str:
@@ -48,6 +50,22 @@ def factory(opset: Any, operator: str) -> Callable | None:
         if not name.startswith("_") and name.replace("_", "") == key and callable(getattr(opset, name)):
             return getattr(opset, name)
     return None
+
+
+def _opset_with(spec: SpecVersion) -> Any:
+    """openvino.opset<since>, or the first later opset module whose factory builds the operator:
+    the Python modules lag the C++ opsets (Asinh-3's asinh() is in openvino.opset4)."""
+    first = importlib.import_module(f"openvino.opset{spec.since}")
+    if spec.operator in ADAPTERS or factory(first, spec.operator) is not None:
+        return first
+    for n in range(spec.since + 1, 17):
+        try:
+            module = importlib.import_module(f"openvino.opset{n}")
+        except ImportError:
+            continue
+        if factory(module, spec.operator) is not None:
+            return module
+    return first
 
 
 def _call(fn: Callable, args: list, attributes: dict) -> Any:
@@ -101,7 +119,7 @@ def build(spec: SpecVersion, case: Case):
 
     if spec.dialect != "openvino":
         raise ValueError(f"{spec.id}: openvino_model builds OpenVINO-dialect specs only; use onnx_model for ONNX")
-    opset = importlib.import_module(f"openvino.opset{spec.since}")
+    opset = _opset_with(spec)
     constant_flags = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
     params, args = [], []
     for i, (x, const) in enumerate(zip(case.inputs, constant_flags)):
@@ -118,7 +136,8 @@ def build(spec: SpecVersion, case: Case):
             args.append(p)
     while args and args[-1] is None:
         args.pop()
-    attributes = {k: _plain(v) for k, v in spec.resolved_attributes(case.attributes).items()}
+    renamed = PARAMETER_NAMES.get(spec.operator, {})
+    attributes = {renamed.get(k, k): _plain(v) for k, v in spec.resolved_attributes(case.attributes).items()}
     adapter = ADAPTERS.get(spec.operator)
     if adapter is not None:
         node = adapter(opset, args, attributes)

@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "consensus": ("opconform.commands.consensus", "valid cases where backends agree with each other against the oracle (check the spec)"),
     "shrink": ("opconform.commands.shrink", "shrink each failure group of a results directory to a minimal case"),
     "coverage": ("opconform.commands.coverage", "table of every standard ONNX operator and what opconform covers"),
+    "diff": ("opconform.commands.diff", "an ONNX spec version and the OpenVINO one mapped onto it side by side, and where their oracles disagree"),
 }
 
 

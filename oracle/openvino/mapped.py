@@ -19,7 +19,7 @@ from opconform import dtypes, specs
 from opconform.model import Attribute, RelationBroken, SpecVersion
 from opconform.specs import expr
 
-__all__ = ["onnx_arguments", "run", "target"]
+__all__ = ["attribute_texts", "onnx_arguments", "run", "target"]
 
 
 def target(spec: SpecVersion) -> SpecVersion:
@@ -45,6 +45,15 @@ def _as_attribute(a: Attribute | None, v: Any) -> Any:
     return v
 
 
+def attribute_texts(spec: SpecVersion, onnx: SpecVersion) -> dict[str, str]:
+    """ONNX attribute -> the expression of ours that sets it: the mapping's, and an attribute both
+    versions name passed as it is unless the mapping spells it."""
+    ours = {a.name for a in spec.attributes}
+    texts = {a.name: a.name for a in onnx.attributes if a.name in ours}
+    texts.update(spec.maps_to.attributes)
+    return texts
+
+
 def onnx_arguments(spec: SpecVersion, inputs: Sequence[Any], attributes: dict) -> tuple[list, dict]:
     """The ONNX inputs and attributes (only those the mapping sets) of an OpenVINO case."""
     m = spec.maps_to
@@ -56,7 +65,8 @@ def onnx_arguments(spec: SpecVersion, inputs: Sequence[Any], attributes: dict) -
         args = [None if text is None else expr.compiled(text)(env) for text in m.inputs]
         args = [None if a is None else np.asarray(a) for a in args]
     by_name = {a.name: a for a in onnx.attributes}
-    attrs = {name: _as_attribute(by_name.get(name), expr.compiled(text)(env)) for name, text in m.attributes.items()}
+    attrs = {name: _as_attribute(by_name.get(name), expr.compiled(text)(env))
+             for name, text in attribute_texts(spec, onnx).items()}
     return args, {k: v for k, v in attrs.items() if v is not None}
 
 
