@@ -11,6 +11,8 @@ the solver reads them; `a` an ints attribute, `X` and `Y` inputs) becomes a `For
                                          node cannot hold an empty list attribute)
     sorted(a) == range(E)                a is drawn as a permutation of range(E)
     tuple(sorted(a)) == tuple(a)         a sorted, after value repair (any list attribute)
+    tuple(a) == E                        a spells E (E not reading a: Conv's kernel_shape, W's
+                                         kernel extents)
     unique_count(F) == size(G)           (F reads X's values, G reads X) the elements of X whose
                                          key under F repeats an earlier one get values of unused
                                          keys that hold X's other value terms, or are dropped
@@ -63,7 +65,7 @@ class Form:
     """One conjunct of a list form and what its fix reads (see the module text)."""
 
     relation: str
-    kind: str  # "length" | "sorted" | "permutation" | "distinct" | "dims" | "broadcast"
+    kind: str  # "length" | "sorted" | "permutation" | "distinct" | "dims" | "broadcast" | "spelled"
     target: str  # what the fix rewrites: the attribute, X (distinct, broadcast) or Y (dims)
     when: Callable[[dict], Any] | None
     check: Callable[[dict], Any]  # the conjunct itself
@@ -188,6 +190,9 @@ def _equality(rid, when, check, lhs: ast.AST, rhs: ast.AST, inputs: set[str], li
     b = _call_of(rhs, "tuple")
     if isinstance(a, ast.Name) and a.id in every and isinstance(b, ast.Name) and b.id == a.id:
         return Form(rid, "sorted", a.id, when, check, _compiled(rhs))
+    a = _call_of(lhs, "tuple")
+    if isinstance(a, ast.Name) and a.id in lists and a.id not in _names_in(rhs):
+        return Form(rid, "spelled", a.id, when, check, _compiled(rhs))
     a = _call_of(lhs, "sorted")
     count = _range_count(rhs)
     if isinstance(a, ast.Name) and a.id in lists and count is not None and a.id not in _names_in(count):
@@ -404,7 +409,12 @@ def _fix_dims(draw, d: Draft, f: Form, env: dict) -> None:
 # forms a fresh draft always draws anew, like the solver's ranges: a list the steps drew freely
 # holds them only in its plainest values ([0, 1], a target of 1s)
 _DRAWN_ANEW = ("permutation", "broadcast")
-_FIXES = {"length": _fix_length, "permutation": _fix_permutation, "broadcast": _fix_broadcast, "dims": _fix_dims}
+def _fix_spelled(draw, d: Draft, f: Form, env: dict) -> None:
+    _set_list(d, f.target, [int(v) for v in f.expr(env)])
+
+
+_FIXES = {"length": _fix_length, "permutation": _fix_permutation, "broadcast": _fix_broadcast, "dims": _fix_dims,
+          "spelled": _fix_spelled}
 
 
 def hold_dims(draw, d: Draft, fs: tuple[Form, ...], kept: Kept) -> None:
@@ -509,7 +519,7 @@ def _breaker(fs: list[Form], candidates: Candidates) -> Callable:
     return breaker
 
 
-_ATTRIBUTE_KINDS = ("length", "permutation")
+_ATTRIBUTE_KINDS = ("length", "permutation", "spelled")
 
 
 def _break_length(draw, d: Draft, f: Form, env: dict, candidates: Candidates) -> None:
@@ -595,5 +605,13 @@ def _break_sorted(draw, d: Draft, f: Form, env: dict, candidates: Candidates) ->
         _set_list(d, f.target, values)
 
 
+def _break_spelled(draw, d: Draft, f: Form, env: dict, candidates: Candidates) -> None:
+    """E with one entry one larger (an absent list is given first): the length kept."""
+    want = [int(v) for v in f.expr(env)]
+    if want:
+        want[draw(st.integers(0, len(want) - 1))] += 1
+        _set_list(d, f.target, want)
+
+
 _BREAKS = {"length": _break_length, "permutation": _break_permutation, "distinct": _break_distinct, "sorted": _break_sorted,
-           "dims": _break_dims, "broadcast": _break_broadcast}
+           "dims": _break_dims, "broadcast": _break_broadcast, "spelled": _break_spelled}

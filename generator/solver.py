@@ -25,9 +25,10 @@ evaluating c: Gemm's K under transA):
     broadcastable(shape(A), .., shape(X))   X's dimensions that clash with the broadcast of the
                                others become theirs or 1 (each later shape in turn); left out where
                                the same relation says X unidirectionally broadcastable to A
-    all(asarray(P) <= asarray(Q))   Q is P with X's shape replaced by another input's: the
-                               dimensions of X that P selects drawn again within the other's
-                               (GatherElements: indices no larger than data off the axis)
+    all(asarray(P) <= asarray(Q))   P selects dimensions of X, Q does not read X: those
+                               dimensions drawn again within Q's (GatherElements: indices no
+                               larger than data off the axis; Conv: kernel extents that fit);
+                               with >=, raised to Q's (a pool's input holding its window)
     G or .. or D               each disjunct's conjuncts of these forms on one input X, the rest
                                guards: when all of it is broken, one disjunct whose guards hold is
                                drawn and its fixes applied (MatMulInteger's zero point: one
@@ -131,6 +132,14 @@ class Plan:
                 continue
             _redraw(draw, d, i, shape)
             env = specs.environment(d.spec, d.inputs, d.attributes)
+
+
+    def apply_broken(self, draw, d: Draft) -> None:
+        """Only the shape fixes of the conjuncts broken now (a range form too, which apply() draws
+        anew where it holds): run again after value repair rewrote an attribute they read (Conv's
+        kernel extents bounded by pads that were drawn negative)."""
+        env = specs.environment(d.spec, d.inputs, d.attributes)
+        self.apply(draw, d, skip=lambda f: f.attribute or not _applies(f, env) or _holds(f, env))
 
 
 def _new_shape(rule: ShapeRule, draw, d: Draft, env: dict, i: int, rhs: Callable[[dict], Any] | None) -> tuple[int, ...] | None:
@@ -366,6 +375,18 @@ def _at_most_rule(picked: Selection) -> ShapeRule:
     return rule
 
 
+def _at_least_all_rule(picked: Selection) -> ShapeRule:
+    """The picked dimensions of X below their bound raised to it or one past it; a shape past
+    the profile's element cap is not applied (the draft is then rejected)."""
+    def rule(draw, d, env, i, rhs):
+        shape = list(d.inputs[i].shape)
+        for k, bound in zip(picked(env, len(shape)), np.asarray(rhs).reshape(-1).tolist()):
+            if shape[k] < bound:
+                shape[k] = int(bound) + draw(st.integers(0, 1))
+        return tuple(shape) if shapes.fits(tuple(shape), d.profile) else None
+    return rule
+
+
 def _integral_rule(name: str, default: Any) -> AttributeRule:
     """An attribute's value made integral: floor or ceil, keeping it the default or not as it was
     (a covering row may pin a non-default value)."""
@@ -539,6 +560,19 @@ def _at_most_break(picked: Selection) -> ShapeRule:
             return None
         k, bound = pairs[draw(st.integers(0, len(pairs) - 1))]
         shape[k] = int(bound) + 1
+        return tuple(shape)
+    return rule
+
+
+def _at_least_all_break(picked: Selection) -> ShapeRule:
+    """One picked dimension of X one below its bound (a bound of 0 or less cannot be broken)."""
+    def rule(draw, d, env, i, rhs):
+        shape = list(d.inputs[i].shape)
+        pairs = [(k, b) for k, b in zip(picked(env, len(shape)), np.asarray(rhs).reshape(-1).tolist()) if b >= 1]
+        if not pairs:
+            return None
+        k, bound = pairs[draw(st.integers(0, len(pairs) - 1))]
+        shape[k] = int(bound) - 1
         return tuple(shape)
     return rule
 
@@ -1092,12 +1126,16 @@ def _judged(test: Callable[[dict], Any], env: dict) -> bool | None:
         return None
 
 
-class _Rename(ast.NodeTransformer):
-    def __init__(self, old: str, new: str):
-        self.old, self.new = old, new
+class _RankOut(ast.NodeTransformer):
+    """rank(X) replaced by a constant: what else of X an expression reads."""
 
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return ast.Name(self.new, node.ctx) if node.id == self.old else node
+    def __init__(self, x: str):
+        self.x = x
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if _call(node, "rank") == self.x:
+            return ast.Constant(0)
+        return self.generic_visit(node)
 
 
 def _shapes_named(node: ast.AST) -> set[str]:
@@ -1105,20 +1143,24 @@ def _shapes_named(node: ast.AST) -> set[str]:
 
 
 def _at_most(rid: str, part: ast.AST, when, inputs: Sequence[str], check) -> Fix | None:
-    """`all(asarray(P) <= asarray(Q))` where Q is P with X renamed to another input D: the
-    dimensions of X that P selects are at most D's (GatherElements' indices off the axis)."""
+    """`all(asarray(P) <= asarray(Q))` where P selects dimensions of X and Q does not read X:
+    the dimensions of X that P selects are at most Q's, element by element -- Q being P with X
+    renamed to another input D (GatherElements' indices off the axis), or any bound of other
+    inputs and attributes (Conv's kernel extents within the padded input, per dilation)."""
     arg = _function(part, "all", 1)
-    if not (arg and isinstance(arg[0], ast.Compare) and len(arg[0].ops) == 1 and isinstance(arg[0].ops[0], ast.LtE)):
+    if not (arg and isinstance(arg[0], ast.Compare) and len(arg[0].ops) == 1 and isinstance(arg[0].ops[0], (ast.LtE, ast.GtE))):
         return None
     p, q = _function(arg[0].left, "asarray", 1), _function(arg[0].comparators[0], "asarray", 1)
-    if not (p and q and len(xs := _shapes_named(p[0])) == 1 and len(ds := _shapes_named(q[0])) == 1):
+    if not (p and q and len(xs := _shapes_named(p[0])) == 1):
         return None
-    (x,), (other,) = xs, ds
-    renamed = _Rename(x, other).visit(copy.deepcopy(p[0]))
-    if x == other or x not in inputs or not _same(renamed, q[0]):
-        return None
+    (x,) = xs
+    if x not in inputs or x in _input_names(_RankOut(x).visit(copy.deepcopy(q[0])), inputs):
+        return None  # Q may read X's rank (a pool's spatial count), which the fix keeps
     picked = _selection(x, p[0])
     reads = (_input_names(p[0], inputs) | _input_names(q[0], inputs)) - {x}
+    if isinstance(arg[0].ops[0], ast.GtE):  # at least Q: a pool's input holding its dilated kernel
+        return Fix(rid, "at-least", x, frozenset(reads), when, check, _compiled(q[0]), _at_least_all_rule(picked),
+                   _at_least_all_break(picked))
     return Fix(rid, "at-most", x, frozenset(reads), when, check, _compiled(q[0]), _at_most_rule(picked),
                _at_most_break(picked))
 

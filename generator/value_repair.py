@@ -104,6 +104,17 @@ def repair(draw, d: Draft, plan: tuple[Term, ...], broken: str | None = None) ->
     plan = tuple(t for t in plan if t.relation != broken)
     if not plan and not forms:
         return
+    drawn = repr(d.attributes) if broken is None else None
+    _repair(draw, d, plan, forms, kept, broken)
+    if drawn is not None and repr(d.attributes) != drawn:
+        # a shape fix read an attribute as the steps drew it (Conv's kernel extents within pads
+        # drawn negative): the fixes broken now run again, then the list forms reading the new shapes
+        solver.compile_plan(d.spec).apply_broken(draw, d)
+        list_relations.draw_lists(draw, d, forms, kept, fresh=False)
+        _replace(draw, d, plan, kept)  # and the terms read repaired values (a pool's kernel within repaired pads)
+
+
+def _repair(draw, d: Draft, plan: tuple[Term, ...], forms: tuple, kept: dict, broken: str | None) -> None:
     list_relations.draw_lists(draw, d, forms, kept, fresh=broken is None)
     _replace(draw, d, plan, kept, fresh=broken is None)
     if forms:
