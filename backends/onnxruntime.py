@@ -17,7 +17,10 @@ from opconform.backends.probe import highest_loadable_opset
 # Python binding refusing an element type such as complex or ml_dtypes' bfloat16)
 _UNSUPPORTED = ("NOT_IMPLEMENTED", "Could not find an implementation", "ValidateOpsetForDomain",
                 "Unsupported model IR version", "is under development", "is not currently registered or supported",
-                "can't be converted to MLDataType", "No corresponding Numpy type for Tensor Type")
+                "can't be converted to MLDataType", "No corresponding Numpy type for Tensor Type",
+                # the CPU recurrent kernels: "GRU operator does not support double yet", "Batchwise
+                # recurrent operations (layout == 1) are not supported. If you need support create a github issue"
+                "operator does not support double yet", "are not supported. If you need support")
 
 
 class OnnxRuntimeBackend(OnnxBackend):

@@ -101,6 +101,10 @@ def attribute_class(a: Attribute, values: Sequence[Any], raw: Any) -> Any:
         for w in values:
             if not isinstance(w, Class) and same(v, w):
                 return w
+    elif isinstance(v, (list, tuple)):  # a list attribute's allowed lists (RNN's activations), held as tuples
+        for w in values:
+            if isinstance(w, tuple) and tuple(v) == w:
+                return w
     for w in values:
         if isinstance(w, Class) and w is not OMITTED and _in_class(a, w, v, scalar):
             return w

@@ -486,16 +486,19 @@ def _never_broken(c: Constraint, binder: "_Binder", limit: int = 20_000) -> bool
 
 
 @functools.lru_cache(maxsize=8192)
-def _rewritten(text: str, inputs: frozenset[str], attributes: frozenset[str]) -> tuple[str, frozenset[str]] | None:
+def _rewritten(text: str, inputs: frozenset[str], attributes: frozenset[str],
+               chosen: frozenset[str] = frozenset()) -> tuple[str, frozenset[str]] | None:
     """(text with dtype(x) and present(x) as variables, the names it reads), or None where it reads
     the structure of an attribute (rank(axis), size(alpha)): the same for every binder of a spec,
-    and rewriting costs a deep copy of the tree, so it is done once per text."""
+    and rewriting costs a deep copy of the tree, so it is done once per text. `chosen`: list
+    attributes whose values are all listed (`allowed`): their length is a factor quantity (RNN's
+    len(activations) against the direction)."""
     # a copy: expr.parse caches its trees, and the rewriter edits the tree it is given
     tree = _Rewriter(set(inputs), set(attributes)).visit(copy.deepcopy(expr.parse(text)))
     names, _ = _names_and_calls(tree)
     for call in ast.walk(tree):  # rank(axis), size(alpha): the structure of a value, not the value
         if (isinstance(call, ast.Call) and getattr(call.func, "id", None) in _STRUCTURE_FUNCTIONS
-                and _names_and_calls(call)[0] & attributes):
+                and _names_and_calls(call)[0] & (attributes - chosen)):
             return None
     return ast.unparse(tree), frozenset(names)
 
@@ -547,7 +550,8 @@ class _Binder:
 
     def _rewrite(self, text: str) -> tuple[str, frozenset[str]] | None:
         """(rewritten text, factors read), or None when the text reads more than factors."""
-        rewritten = _rewritten(text, frozenset(self.inputs), frozenset(self.attributes))
+        chosen = frozenset(n for n, a in self.attributes.items() if a.allowed is not None and a.type in ("ints", "floats", "strings"))
+        rewritten = _rewritten(text, frozenset(self.inputs), frozenset(self.attributes), chosen)
         if rewritten is None:
             return None
         text, names = rewritten

@@ -95,6 +95,10 @@ def disallowed_value(attr: str) -> Breaker:
             bad = st.sampled_from([v.upper() if v.upper() not in allowed else v + "_" for v in allowed] + ["opconform_bad"])
         elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in allowed):
             bad = st.sampled_from([max(allowed) + 1, min(allowed) - 1])
+        elif all(isinstance(v, tuple) and v and all(isinstance(x, str) for x in v) for v in allowed):
+            # allowed lists of names (RNN's activations): one entry of an allowed list misspelt
+            bad = st.sampled_from(allowed).flatmap(
+                lambda v: st.integers(0, len(v) - 1).map(lambda i: list(v[:i]) + [v[i] + "_"] + list(v[i + 1:])))
         else:
             bad = st.nothing()
         d.attributes[attr] = draw(bad.filter(lambda v: v not in allowed))
