@@ -86,7 +86,7 @@ def resample(x: np.ndarray, roi, scales, sizes, a: dict, policies: dict) -> np.n
             data = np.empty(shape, dtype=data.dtype)
             continue
         data = resize.resample_axis(data, d, plan, extrapolation)
-    return _to_type(data, x.dtype, policies.get("integer_result", "round_half_even")) if weighted else data
+    return to_element_type(data, x.dtype, policies.get("integer_result", "round_half_even")) if weighted else data
 
 
 def _from_sizes(sizes: np.ndarray, in_shape: list[int], policy: str, precision) -> tuple[list[int], list[float]]:
@@ -98,7 +98,9 @@ def _from_sizes(sizes: np.ndarray, in_shape: list[int], policy: str, precision) 
     return [int(v) for v in out], [float(scale)] * len(in_shape)
 
 
-def _to_type(v: np.ndarray, dtype: np.dtype, rule: str) -> np.ndarray:
+def to_element_type(v: np.ndarray, dtype: np.dtype, rule: str) -> np.ndarray:
+    """A weighted result (float64 or complex128) in the element type: integers rounded by the
+    policy integer_result and saturated, floats rounded once."""
     kind = _kind(dtype)
     if kind in ("int", "uint"):
         info = np.iinfo(dtype)
