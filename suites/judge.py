@@ -130,6 +130,8 @@ def judge_dir(cases: Path, outputs: Path, out: Path, *, backend: str = "files", 
     if not outputs.is_dir():
         raise ValueError(f"--outputs {outputs}: no such directory; expected the directory a backend wrote its answers "
                          f"into, one folder per case directory of {cases}")
+    if (out / results.RESULTS).is_file() and (out / results.RESULTS).stat().st_size:
+        raise FileExistsError(f"--out {out}: already holds results; choose another --out (or remove it to judge again)")
     summary = JudgeSummary()
     out.mkdir(parents=True, exist_ok=True)
     with results.ResultsWriter(out, resume=False) as writer:

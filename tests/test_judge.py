@@ -253,6 +253,9 @@ def test_judge_names_a_directory_that_holds_no_generated_cases(small, tmp_path, 
     one_line(command(capsys, "judge", "--cases", cases, "--outputs", tmp_path / "none", "--out", tmp_path / "o3"),
              "--outputs", "none", "no such directory")
     assert not any((tmp_path / o).exists() for o in ("o1", "o2", "o3"))
+    before = (judged / "results.jsonl").read_bytes()
+    one_line(command(capsys, "judge", "--cases", cases, "--outputs", answers, "--out", judged), str(judged), "already holds results")
+    assert (judged / "results.jsonl").read_bytes() == before
 
 
 def test_run_cases_from_names_a_directory_that_is_neither_results_nor_generated(tmp_path, capsys):
