@@ -96,7 +96,8 @@ def _to_integer(spec: SpecVersion, y: np.ndarray, dtype: np.dtype, mode: str) ->
     return r.astype(dtype)
 
 
-def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
+def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict,
+        output_count: int | None = None) -> tuple[np.ndarray, ...]:
     from opconform import oracle
 
     onnx = target(spec)
@@ -109,15 +110,19 @@ def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tu
                                  f"{spec.operator} of an integer past 2**53: computed on a rounded value")
         args = [a.astype(np.float64) if a is not None and a.dtype.kind in "iu" else a for a in args]
     known = {p.name for p in onnx.policies}
+    extra = {} if output_count is None else {"output_count": output_count}  # a variadic output's count (Split)
     outs = oracle.module_for(onnx).run(onnx, args, oracle.stored_attributes(onnx, attrs),
-                                       oracle.resolve_policies(onnx, {k: v for k, v in policies.items() if k in known}))
+                                       oracle.resolve_policies(onnx, {k: v for k, v in policies.items() if k in known}), **extra)
     if integer is not None:
         outs = [_to_integer(spec, y, integer, policies.get("integer_result", "round")) if np.asarray(y).dtype.kind == "f" else y
                 for y in outs]
     names = [p.name for p in onnx.outputs]
     picked = outs if spec.maps_to.outputs is None else [outs[names.index(n)] for n in spec.maps_to.outputs]
+    ports = list(spec.outputs)
+    if ports and ports[-1].variadic:  # every remaining output is the variadic port's
+        ports += [ports[-1]] * (len(picked) - len(ports))
     result = []
-    for port, y in zip(spec.outputs, picked):
+    for port, y in zip(ports, picked):
         y = np.asarray(y)
         if port.type_from_attribute is not None:
             chosen = port.type_map[str(attributes.get(port.type_from_attribute))]
