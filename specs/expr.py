@@ -473,12 +473,24 @@ def _compile_compare(node: ast.Compare) -> _Compiled:
 def _compile_subscript(node: ast.Subscript) -> _Compiled:
     value = _compile(node.value)
     s = node.slice
+    if isinstance(s, ast.Tuple) and any(isinstance(e, ast.Slice) for e in s.elts):
+        # an array indexed per axis, slices among the indices (rois[:, 2]: a column)
+        parts = tuple(_slice_part(e) for e in s.elts)
+        return lambda env: value(env)[tuple(p(env) for p in parts)]
     if not isinstance(s, ast.Slice):
         index = _compile(s)
         return lambda env: value(env)[index(env)]
     none = _constant(None)
     lower, upper, step = (none if e is None else _compile(e) for e in (s.lower, s.upper, s.step))
     return lambda env: _sliced(value(env), env, lower, upper, step)
+
+
+def _slice_part(e: ast.AST) -> _Compiled:
+    if not isinstance(e, ast.Slice):
+        return _compile(e)
+    none = _constant(None)
+    lower, upper, step = (none if x is None else _compile(x) for x in (e.lower, e.upper, e.step))
+    return lambda env: slice(lower(env), upper(env), step(env))
 
 
 def _sliced(v: Any, env: Mapping[str, Any], lower: _Compiled, upper: _Compiled, step: _Compiled) -> Any:
