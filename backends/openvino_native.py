@@ -4,13 +4,32 @@ Models come from opconform.generator.openvino_model: parameters for the present,
 inputs in spec order, results for the requested outputs in spec order."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+import dataclasses
+from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from opconform import dtypes
 from opconform.backends import openvino_common
 from opconform.backends.compiled import CompiledModelBackend, ModelIO
-from opconform.model import Case, SpecVersion
+from opconform.model import Case, Port, SpecVersion
+
+
+def shape_setting(port: Port) -> bool:
+    """An input that sets sizes or axes: integer element types only, at most 1-D (axes, a shape,
+    repeats, a permutation, split lengths)."""
+    return port.rank_max is not None and port.rank_max <= 1 and all(dtypes.get(t).kind in ("int", "uint") for t in port.types)
+
+
+def folded(spec: SpecVersion, case: Case) -> Case:
+    """The case with every shape-setting input after the first fed as a Constant: the CPU plugin
+    refuses an output whose rank depends on a Parameter's values ("doesn't support ReduceMin
+    operation with dynamic rank"), which a model converted from ONNX never has either. Their
+    values then join the model's signature, as any constant input's do."""
+    flags = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
+    new = [c or (k > 0 and k < len(spec.inputs) and x is not None and shape_setting(spec.inputs[k]))
+           for k, (x, c) in enumerate(zip(case.inputs, flags))]
+    return case if new == flags else dataclasses.replace(case, constant_inputs=tuple(new))
 
 
 class OpenVinoNativeBackend(CompiledModelBackend):
@@ -25,12 +44,16 @@ class OpenVinoNativeBackend(CompiledModelBackend):
     def version(self) -> str:
         return self._rt.version()
 
+    def signature(self, spec: SpecVersion, case: Case) -> Hashable:
+        return super().signature(spec, folded(spec, case))
+
     def build_model(self, spec: SpecVersion, case: Case) -> Any:
         from opconform.generator import openvino_model
 
-        return openvino_model.build(spec, case)
+        return openvino_model.build(spec, folded(spec, case))
 
     def io_of(self, spec: SpecVersion, case: Case, model: Any) -> ModelIO:
+        case = folded(spec, case)
         fed = ModelIO.fed_positions(case)
         if len(fed) != len(model.inputs):
             raise ValueError(f"model has {len(model.inputs)} parameters but the case feeds {len(fed)}")

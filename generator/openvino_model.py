@@ -79,6 +79,13 @@ def _call(fn: Callable, args: list, attributes: dict) -> Any:
     rest = {k: v for k, v in attributes.items() if k not in params}
     if rest and "attributes" in params:
         named["attributes"], rest = rest, {}
+    positional = [p for p in params.values() if p.default is inspect.Parameter.empty
+                  and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in named]
+    if len(args) < len(positional):
+        # the operation admits the input absent, its Python factory does not (opset3.cum_sum's axis):
+        # this binding cannot build the case, which is no failure of the operation's
+        raise RuntimeError(f"not supported by the Python factory {fn.__module__}.{fn.__name__}(): "
+                           f"it requires {positional[len(args)].name}, which the case leaves absent")
     node = fn(*args, **named)
     for k, v in rest.items():
         node.set_attribute(k, v)
@@ -109,6 +116,9 @@ def constant(x: np.ndarray, opset: Any):
         return opset.constant(np.array([str(s) for s in x.reshape(-1)]).reshape(x.shape))
     tensor = ov.Tensor(ov_type(name), ov.Shape(list(x.shape)))
     raw = np.ascontiguousarray(x).view(np.uint8).reshape(-1)
+    if name in ("uint4", "int4", "float4e2m1"):  # one element a byte in NumPy, two a byte in OpenVINO (the first in the low half)
+        nibbles = np.concatenate([raw & 0xF, np.zeros(raw.size % 2, np.uint8)])
+        raw = (nibbles[0::2] | (nibbles[1::2] << 4)).astype(np.uint8)
     tensor.data.view(np.uint8).reshape(-1)[:] = raw
     return ov.op.Constant(tensor)
 
@@ -136,6 +146,9 @@ def build(spec: SpecVersion, case: Case):
             args.append(p)
     while args and args[-1] is None:
         args.pop()
+    if spec.inputs and spec.inputs[-1].variadic:  # a variadic input is one list argument (Concat's)
+        first = len(spec.inputs) - 1
+        args = args[:first] + [args[first:]]
     renamed = PARAMETER_NAMES.get(spec.operator, {})
     attributes = {renamed.get(k, k): _plain(v) for k, v in spec.resolved_attributes(case.attributes).items()}
     adapter = ADAPTERS.get(spec.operator)

@@ -14,7 +14,7 @@ def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tu
     data, indices = np.asarray(inputs[0]), np.asarray(inputs[1])
     axis = normalize_axis(int(np.asarray(inputs[2]).reshape(-1)[0]), data.ndim)
     b = int(attributes.get("batch_dims", 0))
-    b = b + indices.ndim if b < 0 else b
+    b = normalize_axis(b, indices.ndim)  # negative batch_dims counts from the indices rank
     s = data.shape[axis]
     idx = indices.astype(np.int64) if indices.dtype != np.uint64 else indices.astype(np.float64)
     outside = (idx < -s) | (idx >= s)
