@@ -140,6 +140,8 @@ class Backend:
     dialects: tuple[str, ...] = ("onnx",)
     cache_size: int = 256  # built models kept per worker (LRU)
     ref: str = ""  # how the user named it (set by opconform.backends.get; workers re-create it from this)
+    option: str | None = None  # what `name[VALUE]` sets, where the backend takes one ("execution provider")
+    compiled_as: str = ""  # run() sets it for the case at hand: Outcome.compiled ("dynamic", "per-shape")
 
     def __init__(self) -> None:
         self._models: OrderedDict[Hashable, Any] = OrderedDict()
@@ -215,6 +217,7 @@ class Backend:
         if isinstance(entry, _Failed):
             return Outcome(entry.status, message=entry.message, build_seconds=self._build_seconds)
         before, t0 = self._build_seconds, perf_counter()
+        self.compiled_as = ""
         try:
             with phase("backend"):
                 outputs = list(self.run(entry, spec, case))
@@ -229,7 +232,8 @@ class Backend:
             outputs, status, message = [], self.classify(e, "run"), short_message(e)
         # builds done inside run() (per-shape fallbacks) count as build time, not run time
         run_seconds = perf_counter() - t0 - (self._build_seconds - before)
-        return Outcome(status, outputs, message, backend_seconds=max(run_seconds, 0.0), build_seconds=self._build_seconds)
+        return Outcome(status, outputs, message, backend_seconds=max(run_seconds, 0.0), build_seconds=self._build_seconds,
+                       compiled=self.compiled_as)
 
     def _signature_of(self, spec: SpecVersion, case: Case) -> Hashable:
         """signature(), remembered per quick_key where that determines it: the builder's signature

@@ -136,6 +136,8 @@ class CompiledModelBackend(Backend):
     def run(self, prepared: Prepared, spec: SpecVersion, case: Case) -> list[np.ndarray | None]:
         with phase("harness"):
             feeds = prepared.io.feeds(case)
+        # what the report says of a backend: one compile with dynamic dimensions, or one per shape
+        self.compiled_as = "dynamic" if prepared.handle is not None else "per-shape"
         handle = prepared.handle if prepared.handle is not None else self._static_handle(prepared, feeds)
         got = self.infer(handle, feeds, prepared.io.output_names)
         with phase("harness"):

@@ -1,4 +1,9 @@
-"""onnxruntime on its CPU execution provider (extra: onnxruntime)."""
+"""onnxruntime on its CPU execution provider, or on the one named in brackets:
+onnxruntime[CUDAExecutionProvider] (extra: onnxruntime; onnxruntime-gpu for CUDA).
+
+On a provider other than the CPU's, nothing falls back to the CPU: onnxruntime would otherwise run
+the nodes that provider does not implement on its CPU provider, and the results would certify
+the CPU under the provider's name. A node the provider does not take is therefore unsupported."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -9,7 +14,7 @@ import onnx
 
 from opconform import dtypes
 from opconform.backends import opsets
-from opconform.backends.base import phase
+from opconform.backends.base import BackendMissing, phase
 from opconform.backends.onnx_base import OnnxBackend
 from opconform.backends.probe import highest_loadable_opset
 
@@ -18,24 +23,36 @@ from opconform.backends.probe import highest_loadable_opset
 _UNSUPPORTED = ("NOT_IMPLEMENTED", "Could not find an implementation", "ValidateOpsetForDomain",
                 "Unsupported model IR version", "is under development", "is not currently registered or supported",
                 "can't be converted to MLDataType", "No corresponding Numpy type for Tensor Type",
+                # a node the chosen provider has no kernel for, with CPU fallback turned off
+                "fallback to CPU EP has been explicitly disabled",
                 # the CPU recurrent kernels: "GRU operator does not support double yet", "Batchwise
                 # recurrent operations (layout == 1) are not supported. If you need support create a github issue"
                 "operator does not support double yet", "are not supported. If you need support")
 
+CPU = "CPUExecutionProvider"
+
 
 class OnnxRuntimeBackend(OnnxBackend):
     name = "onnxruntime"
+    option = "execution provider"
 
-    def __init__(self) -> None:
+    def __init__(self, provider: str | None = None) -> None:
         super().__init__()
         import onnxruntime
 
         self._ort = onnxruntime
+        self.provider = provider or CPU
+        if provider is not None:  # the provider is part of the backend's identity (results, probe cache)
+            self.name = f"onnxruntime[{provider}]"
         self._options = onnxruntime.SessionOptions()
+        if self.provider != CPU:
+            self._options.add_session_config_entry("session.disable_cpu_ep_fallback", "1")
         self._options.log_severity_level = 4  # errors come back as exceptions; the log only repeats them
         # one thread per worker: the runner already runs --jobs workers side by side
         self._options.intra_op_num_threads = 1
         self._options.inter_op_num_threads = 1
+        if provider is not None:
+            _check_provider(onnxruntime, self.provider)
 
     def version(self) -> str:
         return self._ort.__version__
@@ -44,7 +61,7 @@ class OnnxRuntimeBackend(OnnxBackend):
         return 1, _highest_opset(self._ort.__version__)
 
     def load(self, model: onnx.ModelProto) -> Any:
-        return self._ort.InferenceSession(model.SerializeToString(), self._options, providers=["CPUExecutionProvider"])
+        return self._ort.InferenceSession(model.SerializeToString(), self._options, providers=[self.provider])
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
         got = handle.run(output_names, feeds)
@@ -55,6 +72,31 @@ class OnnxRuntimeBackend(OnnxBackend):
     def classify(self, exc: BaseException, stage: str) -> str:
         text = str(exc)
         return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
+
+
+def _check_provider(ort: Any, provider: str) -> None:
+    """BackendMissing (one line) unless this onnxruntime has the provider and it starts: a build
+    that lists CUDA without a usable GPU or CUDA libraries runs a session on the CPU instead."""
+    available = ort.get_available_providers()
+    if provider not in available:
+        raise BackendMissing(f"onnxruntime has no execution provider {provider!r}; available: {', '.join(available)}"
+                             + ("; CUDAExecutionProvider comes with the onnxruntime-gpu package in place of onnxruntime"
+                                if provider == "CUDAExecutionProvider" else ""))
+    probe = onnx.helper.make_model(
+        onnx.helper.make_graph([onnx.helper.make_node("Identity", ["x"], ["y"])], "probe",
+                               [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1])],
+                               [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1])]),
+        opset_imports=[onnx.helper.make_opsetid("", 13)], ir_version=7)
+    options = ort.SessionOptions()
+    options.log_severity_level = 4
+    try:
+        used = ort.InferenceSession(probe.SerializeToString(), options, providers=[provider]).get_providers()
+    except Exception as e:  # noqa: BLE001 - whatever the provider raises, it did not start
+        raise BackendMissing(f"onnxruntime's execution provider {provider!r} did not start: "
+                             f"{str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}") from None
+    if provider not in used:
+        raise BackendMissing(f"onnxruntime's execution provider {provider!r} did not start here (no device or "
+                             f"libraries?): a session ran on {', '.join(used)}; available: {', '.join(available)}")
 
 
 def _as_declared(x: Any, onnx_type: str | None) -> Any:

@@ -14,6 +14,7 @@ import base64
 import datetime
 import hashlib
 import importlib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -22,7 +23,7 @@ import jinja2
 from markupsafe import Markup
 
 from opconform import __version__
-from opconform.reports import consensus_view, factor_coverage, links, matrix, stress_view
+from opconform.reports import compile_mode, consensus_view, factor_coverage, links, matrix, stress_view
 from opconform.reports.groups import failure_groups
 from opconform.reports.links import anchor  # noqa: F401 -- re-exported: older callers import it from here
 from opconform.reports.pairs import PairView, pairs
@@ -136,6 +137,7 @@ def render_index(rs: ResultSet, *, coverage_table: Coverage | None = None, now: 
         "runs": [(d.path.resolve(), d) for d in rs.dirs],
         "backends": rs.backends,
         "versions": rs.backend_versions(),
+        "compiled": compile_mode.by_backend(rs),  # tvm, iree...: dynamic dimensions or per input shape
         "by_backend": by_backend,
         "matrix": rows,
         "grand_total": Tally.of(rs.results),
@@ -157,13 +159,15 @@ def render_index(rs: ResultSet, *, coverage_table: Coverage | None = None, now: 
 
 
 def render_detail(p: PairView, others: list[tuple[str, str]], *, now: datetime.datetime | None = None,
-                  env: jinja2.Environment | None = None, shared: list | None = None) -> str:
+                  env: jinja2.Environment | None = None, shared: list | None = None,
+                  compiled: compile_mode.CompileModes | None = None) -> str:
     """One (backend, spec version)'s page; `others` are (backend, page) of the same spec version on
     the other backends, for moving between them; `shared`, the consensus rows (consensus_view.CaseRow)
-    where this backend agrees with another one against the spec."""
+    where this backend agrees with another one against the spec; `compiled`, how its cases' models
+    were compiled (None where the backend does not record it)."""
     return (env or environment()).get_template("detail.html.j2").render(
         csp=CSP_BASE, version=__version__, generated=_stamp(now), p=p, others=others, shared=shared or [],
-        consensus_page=consensus_view.PAGE)
+        consensus_page=consensus_view.PAGE, compiled=compiled)
 
 
 def render_details(rs: ResultSet, *, now: datetime.datetime | None = None) -> Iterator[tuple[str, str]]:
@@ -176,7 +180,8 @@ def render_details(rs: ResultSet, *, now: datetime.datetime | None = None) -> It
     for p in pairs(rs):
         others = [(b, links.page(b, p.spec_id)) for b in sorted(ran[p.spec_id]) if b != p.backend]
         shared = agreement.shared(p.backend, p.spec_id) if agreement else []
-        yield p.page, render_detail(p, others, now=now, env=env, shared=shared)
+        compiled = compile_mode.of_pair(rs.derived(compile_mode.pair_counts).get((p.backend, p.spec_id), Counter()))
+        yield p.page, render_detail(p, others, now=now, env=env, shared=shared, compiled=compiled)
     if agreement is not None:
         yield consensus_view.PAGE, env.get_template("consensus.html.j2").render(
             csp=CSP_BASE, version=__version__, generated=_stamp(now), c=agreement)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from opconform.model import Verdict
+from opconform.reports import compile_mode
 from opconform.reports.groups import failure_groups
 from opconform.reports.resultset import ResultSet
 from opconform.reports.tally import Tally
@@ -11,6 +12,7 @@ FORMAT = 1
 
 def summary(rs: ResultSet) -> dict:
     tallies = rs.tallies()
+    compiled = compile_mode.by_backend(rs)
     backends = {}
     for b in rs.backends:
         mine = {s: t for (bb, s), t in tallies.items() if bb == b}
@@ -22,6 +24,8 @@ def summary(rs: ResultSet) -> dict:
             "specs_by_status": {s: statuses.count(s) for s in ("pass", "fail", "not-run")},
             "specs": {s: mine[s].as_dict() for s in rs.spec_ids if s in mine},
         }
+        if b in compiled:  # a compiling backend: dynamic dimensions, or per input shape where those failed
+            backends[b]["compiled"] = compiled[b].as_dict()
     failures = [
         {"backend": r.backend, "spec_id": r.spec_id, "case_id": r.case_id, "verdict": r.verdict.value,
          "detail": r.detail}

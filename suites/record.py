@@ -99,7 +99,8 @@ def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard
         build_seconds=outcome.build_seconds,
         case=as_json,
         got=None if verdict is Verdict.PASS or not outcome.outputs else _encode_outputs(outcome.outputs),
-        extra={**extra(spec, case, shard), **_symptom(spec, case, outcome, verdict)},
+        extra={**extra(spec, case, shard), **_symptom(spec, case, outcome, verdict),
+               **({"compiled": outcome.compiled} if outcome.compiled else {})},
     ).to_json()
     if encoded is not None:
         result["case"] = EncodedCase(encoded[1])

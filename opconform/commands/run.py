@@ -17,6 +17,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     # means "as recorded", and one given must agree with the record (RUN_DEFAULTS fill in the rest).
     p.add_argument("--backend", default=None,
                    help="reference (default; for --resume and --replay: the recorded backend), onnxruntime, openvino, openvino-native, tract, an entry point name, or package.module:Class")
+    p.add_argument("--provider", default=None, metavar="NAME",
+                   help="onnxruntime's execution provider (e.g. CUDAExecutionProvider): the backend becomes onnxruntime[NAME], "
+                        "its name in results and reports (default CPUExecutionProvider, named plain onnxruntime)")
     p.add_argument("--spec", dest="spec_pattern", default=None, help="glob(s) over spec ids, comma-separated (e.g. 'onnx::Gather*'); each must match something")
     p.add_argument("--profile", choices=list(profiles.PROFILES), default=None, help="how many and how big (default smoke)")
     p.add_argument("--seed", type=int, default=None, help="generator seed (default 0; same seed, same cases)")
@@ -72,13 +75,20 @@ def _config(args: argparse.Namespace):
 
 
 def main(args: argparse.Namespace) -> int:
-    from opconform.backends import BackendMissing
+    from opconform.backends import BackendMissing, with_option
     from opconform.suites import plan, progress, replay, runner
     from opconform.suites.pool import PoolError
 
     # what the stages raise about their input (ValueError covers CorruptResults); KeyError only from
     # replay (no such case), where elsewhere it would be a bug to show with its traceback
     refused = (BackendMissing, PoolError, FileExistsError, ValueError)
+    if args.provider:
+        if not args.backend:
+            raise mistakes.Mistake("--provider goes with --backend onnxruntime (the backend it selects a provider of)")
+        try:
+            args.backend = with_option(args.backend, args.provider)
+        except BackendMissing as e:
+            raise mistakes.Mistake(str(e)) from None
     if args.replay or args.case_id:
         if not (args.replay and args.case_id):
             raise mistakes.Mistake("--replay DIR and --case ID go together")
