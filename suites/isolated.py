@@ -4,7 +4,9 @@ In-process execution is fastest, but a backend (or onnx shape inference while a 
 can kill the process with a signal, and with it the whole pytest session. Here the runner's own
 worker (opconform.suites.worker) holds the backend; a death or a hang becomes a crash or timeout
 verdict for that case, as in `opconform run`, and a fresh worker takes the next case, so
-Hypothesis can shrink a crashing case like any other failure."""
+Hypothesis can shrink a crashing case like any other failure. A death outside the backend's code
+in a worker that ran other cases before is first retried alone in a fresh worker (as the runner's
+pool does: glibc catches a backend's heap damage wherever memory is freed next, maybe in ours)."""
 from __future__ import annotations
 
 import json
@@ -22,6 +24,12 @@ from opconform.suites.pool import STARTUP_TIMEOUT, describe_exit
 
 class IsolationError(RuntimeError):
     """The worker cannot load the backend, or opconform itself failed on a case (not the backend)."""
+
+
+class _DiedOutside(IsolationError):
+    def __init__(self, message: str, after_others: bool):
+        super().__init__(message)
+        self.after_others = after_others  # the worker had run other cases before: maybe their damage
 
 
 @dataclass
@@ -48,6 +56,7 @@ class IsolatedBackend:
         self._conn: Any = None
         self._phase: Any = None
         self.last_result: dict | None = None  # the full Result dict of the last case that returned one
+        self._ran = 0  # cases the current worker has been given
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
@@ -56,6 +65,7 @@ class IsolatedBackend:
         self._proc.start()
         child.close()
         self._conn = parent
+        self._ran = 0
         if not self._conn.poll(STARTUP_TIMEOUT):
             self.close()
             raise IsolationError(f"worker did not load backend {self.backend_ref!r} within {STARTUP_TIMEOUT:.0f} s")
@@ -69,8 +79,17 @@ class IsolatedBackend:
             raise IsolationError(f"backend {self.backend_ref!r} cannot start: {text}")
 
     def run(self, spec: SpecVersion, case: Case) -> Judged:
+        try:
+            return self._run(spec, case)
+        except _DiedOutside as e:
+            if not e.after_others:
+                raise IsolationError(str(e)) from None
+        return self._run(spec, case)  # alone in a fresh worker; a second death there is opconform's
+
+    def _run(self, spec: SpecVersion, case: Case) -> Judged:
         if self._proc is None or not self._proc.is_alive():
             self._start()
+        self._ran += 1
         self.last_result = None
         self._conn.send(({spec.id: spec}, [(spec.id, case)]))
         deadline = monotonic() + self.timeout
@@ -95,7 +114,7 @@ class IsolatedBackend:
 
     def _lost(self, status: str) -> Judged:
         """The worker died or hung on this case: a crash or timeout verdict, unless it died in the harness."""
-        in_backend = self._phase.value == worker.BACKEND
+        in_backend, after_others = self._phase.value == worker.BACKEND, self._ran > 1
         if self._proc.is_alive():
             os.kill(self._proc.pid, signal.SIGKILL)
         self._proc.join()
@@ -103,7 +122,7 @@ class IsolatedBackend:
                    else describe_exit(self._proc.exitcode))
         self.close()
         if not in_backend:
-            raise IsolationError(f"worker died outside the backend, in opconform's own code: {message}")
+            raise _DiedOutside(f"worker died outside the backend, in opconform's own code: {message}", after_others)
         return Judged(Verdict(status), message, "")
 
     def close(self) -> None:

@@ -13,9 +13,21 @@ a fresh worker, not the shrinker.
 
     DIR/shrunk.jsonl  one Result line per minimal case, extra["shrunk"] = true and
                       extra["shrunk_from"] = a failing case id of its group (appended, flushed)
-    DIR/shrunk.json   per group: shrunk, not-found (no failing example within the budget),
-                      not-reproduced (the minimal case got another verdict or symptom when run
-                      again), skipped (the total time cap was spent) or error
+    DIR/shrunk.json   per group: shrunk; unshrunk (no smaller failing case within the budget,
+                      but the group's own smallest case fails alike again when run alone: that
+                      case is its example, case_id); not-reproducible (neither a smaller case nor
+                      the group's own cases fail alike when run again, RERUNS runs each:
+                      a failure that comes and goes, e.g. a crash from damage earlier cases
+                      left in the process, or unwritten memory that happened to hold the right
+                      value); skipped (the total time cap was spent) or error. The detail says
+                      what the search found first (nothing within N cases, or a minimal case
+                      that did not fail alike again)
+
+A failure that comes and goes is run several times before it is called not reproduced: the
+minimal case, and the group's own cases, get up to RERUNS runs each (a crash's first in a fresh worker).
+The search draws small cases first (the smoke profile's sizes); finding none, it draws again at
+the run's own profile's sizes with the rest of the group's time (OpenVINO's Unique failures over
+an axis need inputs the smoke sizes seldom make).
 
 Search settings are explicit: seeded with the run's seed, no example database, no deadline, at most
 `max_examples` examples and `budget` seconds per group (past the budget every example counts as
@@ -42,6 +54,9 @@ DEFAULT_BUDGET = 30.0
 DEFAULT_MAX_EXAMPLES = 200
 MIN_GROUP_SECONDS = 3.0  # under a total cap, the least a group is searched for; with less left, the rest are skipped
 ANY_SPEC = "*"  # the spec id of a group spanning spec versions (a type refusal)
+RERUNS = 3  # runs of a case before it is said not to fail alike again
+OWN_CASES = 3  # a group's own smallest failing cases run again when the search finds none
+SEARCH_PROFILE = "smoke"  # sizes the search draws first
 
 # what the search runs: a case -> (verdict, symptom key) the backend's answer gets
 Execute = Callable[[Case], tuple[Verdict, str | None]]
@@ -76,7 +91,7 @@ class GroupReport:
     relation: str | None
     failing: int
     shrunk_from: str
-    status: str  # shrunk | not-found | not-reproduced | skipped | error
+    status: str  # shrunk | unshrunk | not-reproducible | skipped | error
     examples: int = 0  # cases the search executed
     seconds: float = 0.0
     case_id: str | None = None
@@ -122,7 +137,8 @@ def _pins(spec, group: Group) -> dict:
     return row
 
 
-def search(spec, group: Group, execute: Execute, *, seed: int, budget: float, max_examples: int) -> Case | None:
+def search(spec, group: Group, execute: Execute, *, seed: int, budget: float, max_examples: int,
+           profile: str = SEARCH_PROFILE) -> Case | None:
     """The minimal case of the group's spec, within its categorical row, that `execute` answers with
     the group's verdict and symptom (and that breaks the group's relation), or None when none is
     found within the budget. A group without a symptom (made by hand) matches on the verdict alone."""
@@ -136,7 +152,7 @@ def search(spec, group: Group, execute: Execute, *, seed: int, budget: float, ma
     # (integer_overflow: an undefined outcome) it cannot, so there any case failing alike will do
     aimed = group.relation is None or any(r.id == group.relation for r in spec.relations)
     relations = [group.relation] if group.kind == "invalid" and group.relation and aimed else None
-    strategy = generator.cases(spec, kind=group.kind, profile="smoke", expect=oracle.expectation,
+    strategy = generator.cases(spec, kind=group.kind, profile=profile, expect=oracle.expectation,
                                row=_pins(spec, group) if group.failing else None, relations=relations)
     stop = monotonic() + budget
     # case id -> failed alike. A case already run keeps its answer after the budget runs out: Hypothesis
@@ -186,7 +202,8 @@ def shrink(results_dir: str | Path, backend_ref: str, *, seed: int | None = None
                 report = _report(g)
                 report.status, report.detail = "skipped", f"the total shrink time cap ({total_budget:g} s) was spent"
             else:
-                report = _shrink_group(g, executor, seed=seed, budget=share, max_examples=max_examples, out=out)
+                report = _shrink_group(g, executor, seed=seed, budget=share, max_examples=max_examples, out=out,
+                                       profile=str(d.run.get("profile") or SEARCH_PROFILE))
             reports.append(report)
             if on_group:
                 on_group(report)
@@ -223,6 +240,18 @@ class _Executor:
             key = symptom.of_case(spec, case, Outcome(judged.verdict.value, message=judged.backend_message), judged.verdict)
         return judged.verdict, key
 
+    def fails_alike(self, spec, case: Case, g: Group, runs: int = RERUNS) -> tuple[dict | None, int]:
+        """Run a case up to `runs` times until it fails as the group does: (that run's full Result,
+        runs made), or (None, runs). A crash or timeout is tried first in a fresh worker: the run's
+        may have come from damage earlier cases left in the process."""
+        if g.verdict in (Verdict.CRASH.value, Verdict.TIMEOUT.value):
+            self.isolated.close()
+        for n in range(1, runs + 1):
+            fresh = self.result(spec, case)
+            if _alike(g, fresh):
+                return fresh, n
+        return None, runs
+
     def result(self, spec, case: Case) -> dict:
         """The full Result (with what the backend returned) of one case, run again."""
         from opconform.suites import record
@@ -238,7 +267,8 @@ def _report(g: Group) -> GroupReport:
                        "not-found", symptom=g.symptom)
 
 
-def _shrink_group(g: Group, executor: _Executor, *, seed: int, budget: float, max_examples: int, out) -> GroupReport:
+def _shrink_group(g: Group, executor: _Executor, *, seed: int, budget: float, max_examples: int, out,
+                  profile: str = SEARCH_PROFILE) -> GroupReport:
     from opconform import specs
 
     report = _report(g)
@@ -246,27 +276,73 @@ def _shrink_group(g: Group, executor: _Executor, *, seed: int, budget: float, ma
     try:
         spec = specs.load(g.search_spec_id)
         executed_before = executor.executed
+        case = None
         try:
-            case = search(spec, g, lambda c: executor.answer(spec, c), seed=seed, budget=budget, max_examples=max_examples)
+            # small cases first; finding none, the run's own sizes with the time left
+            passes = [SEARCH_PROFILE] + ([profile] if profile != SEARCH_PROFILE else [])
+            for i, size in enumerate(passes):
+                left = budget - (monotonic() - t0)
+                share = left if i == len(passes) - 1 else left / 2
+                if case is not None or share < MIN_GROUP_SECONDS / 2:
+                    break
+                case = search(spec, g, lambda c: executor.answer(spec, c), seed=seed, budget=share,
+                              max_examples=max_examples, profile=size)
         finally:
             report.examples = executor.executed - executed_before
         if case is not None:
-            _record(g, case, executor.result(spec, case), report, out)
+            fresh, runs = executor.fails_alike(spec, case, g)
+            _record(g, case, fresh, runs, report, out)
+        if report.status != "shrunk":
+            _own_cases(g, executor, report)
     except Exception as e:  # noqa: BLE001 - one group's failure must not lose the others
         report.status, report.detail = "error", f"{type(e).__name__}: {e}".splitlines()[0][:300]
     report.seconds = round(monotonic() - t0, 3)
     return report
 
 
-def _record(g: Group, case: Case, fresh: dict, report: GroupReport, out) -> None:
-    report.case_id, report.size = fresh["case_id"], case_size(case)
-    again = symptom.from_dict(fresh)
-    if fresh["verdict"] != g.verdict or (g.symptom is not None and not symptoms.alike(again, g.symptom)):
+def _alike(g: Group, fresh: dict) -> bool:
+    return fresh["verdict"] == g.verdict and (g.symptom is None or symptoms.alike(symptom.from_dict(fresh), g.symptom))
+
+
+def _own_cases(g: Group, executor: _Executor, report: GroupReport) -> None:
+    """No minimal case: the group's own smallest failing cases, run again alone. One failing alike
+    is the group's example (unshrunk); none doing so makes the group not reproducible."""
+    from opconform import specs
+
+    searched = f"{report.status} ({report.detail})" if report.status == "not-reproduced" else \
+        f"no failing case found in {report.examples} cases searched"
+    own = sorted(g.failing, key=lambda r: case_size(Case.from_json(r.case)))[:OWN_CASES]
+    for r in own:
+        case = Case.from_json(r.case)
+        fresh, runs = executor.fails_alike(specs.load(r.spec_id), case, g)
+        if fresh is not None:
+            report.status, report.case_id, report.size = "unshrunk", r.case_id, case_size(case)
+            report.detail = (f"{searched}; the group's own case {r.case_id} fails alike when run again "
+                             f"({_runs(runs)}): it is the example, not shrunk")[:300]
+            return
+    report.status = "not-reproducible"
+    where = " alone in a fresh worker" if g.verdict in (Verdict.CRASH.value, Verdict.TIMEOUT.value) else ""
+    report.detail = (f"{searched}; none of the group's {len(own)} smallest cases failed alike again, each run"
+                     f"{where} {RERUNS} times: the failure comes and goes (a crash from damage earlier cases "
+                     f"left in the process, or unwritten memory that held the right value)")[:400]
+
+
+def _runs(n: int) -> str:
+    return "on the first run" if n == 1 else f"on run {n} of {RERUNS}"
+
+
+def _record(g: Group, case: Case, fresh: dict | None, runs: int, report: GroupReport, out) -> None:
+    report.case_id, report.size = case.id, case_size(case)
+    if fresh is None:
         report.status = "not-reproduced"
-        report.detail = f"ran again as {fresh['verdict']} ({again}): {fresh['detail']}"[:300]
+        report.detail = f"the minimal case {report.case_id} did not fail alike in {runs} runs"
+        report.case_id = None
         return
     fresh["backend"] = g.backend  # the name the run recorded, whatever reference reached the backend
     fresh["extra"] = {**fresh["extra"], "shrunk": True, "shrunk_from": report.shrunk_from}
+    if runs > 1:
+        fresh["extra"]["reproduced"] = f"{_runs(runs)} (a failure that comes and goes)"
+        report.detail = f"reproduced {_runs(runs)}"
     out.write(json.dumps(Result.from_json(fresh).to_json(), sort_keys=True) + "\n")
     out.flush()
     report.status = "shrunk"

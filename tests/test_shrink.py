@@ -93,19 +93,41 @@ def test_report_shows_the_minimal_case_first_in_each_group(shrunk_run):
     assert page.count("minimal (shrunk by Hypothesis)") >= len(shrunk_ids)
 
 
-def test_no_failing_example_within_budget_is_said_not_invented(shrunk_run):
+def test_a_failure_that_does_not_come_again_is_said_not_invented(shrunk_run):
     out, _, tmp = shrunk_run
     copy = tmp / "passing"
     shutil.copytree(out, copy)
     (copy / shrink.SHRUNK_FILE).unlink()
     env = write_plan(tmp / "refuse.json", {"*": "refuse"})  # valid: error (not wrong-shape); invalid: pass
     code = ("import sys; from opconform.suites import shrink; "
-            "shrink.shrink(sys.argv[1], sys.argv[2], budget=3, max_examples=15)")
+            "shrink.shrink(sys.argv[1], sys.argv[2], budget=8, max_examples=15)")
     subprocess.run([sys.executable, "-c", code, str(copy), BROKEN], check=True, env={**env, **_base_env()})
     summary = json.loads((copy / shrink.SUMMARY_FILE).read_text())
-    assert summary["groups"] and {g["status"] for g in summary["groups"]} == {"not-found"}
+    # neither a drawn case nor the group's own, run again (several times), fails alike
+    assert summary["groups"] and {g["status"] for g in summary["groups"]} == {"not-reproducible"}
     assert all(g["examples"] > 0 and g["case_id"] is None for g in summary["groups"])
+    assert all(f"each run {shrink.RERUNS} times" in g["detail"] for g in summary["groups"])
     assert (copy / shrink.SHRUNK_FILE).read_text() == ""
+
+
+def test_a_group_no_search_reproduces_keeps_its_own_case_as_example(shrunk_run):
+    out, _, tmp = shrunk_run
+    copy = tmp / "own"
+    shutil.copytree(out, copy)
+    (copy / shrink.SHRUNK_FILE).unlink()
+    valid = shrink.groups(merge.read_dir(copy).results)
+    own = {g.representative.case_id for g in valid if g.verdict == "wrong-shape"}
+    # only the run's own cases still fail: every case the search draws passes
+    env = write_plan(tmp / "own.json", {**{cid: "wrong-shape" for cid in own}, "*": "pass"})
+    code = ("import sys; from opconform.suites import shrink; "
+            "shrink.shrink(sys.argv[1], sys.argv[2], budget=8, max_examples=15)")
+    subprocess.run([sys.executable, "-c", code, str(copy), BROKEN], check=True, env={**env, **_base_env()})
+    summary = json.loads((copy / shrink.SUMMARY_FILE).read_text())
+    kept = [g for g in summary["groups"] if g["verdict"] == "wrong-shape"]
+    assert kept and all(g["status"] == "unshrunk" and g["case_id"] == g["shrunk_from"] for g in kept), kept
+    assert all("fails alike when run again" in g["detail"] for g in kept)
+    # not shrunk: no minimal case is claimed ("pass" accepts invalid cases: that group shrinks)
+    assert not [r for r in _shrunk(copy) if r["verdict"] == "wrong-shape"]
 
 
 def test_same_seed_same_minimal_cases(shrunk_run, tmp_path):

@@ -90,6 +90,14 @@ def test_a_match_has_no_kind_nan_and_tolerance_included():
     assert symptoms.kind(np.array([1.0005]), np.array([1.0])) == "precision"
 
 
+def test_nans_moved_to_other_places_are_not_nan_handling():
+    # as many NaNs as expected, elsewhere (rows of Unique over an axis in another order): the values
+    # differ, NaN handling does not; one NaN more or fewer is NaN handling
+    assert symptoms.kind(np.array([np.nan, 1.0, 5.0]), np.array([1.0, np.nan, 2.0])) == "values"
+    assert symptoms.kind(np.array([np.nan, np.nan, 5.0]), np.array([1.0, np.nan, 5.0])) == "nan"
+    assert symptoms.kind(np.array([0.0, 1.0, 5.0]), np.array([1.0, np.nan, 5.0])) == "nan"
+
+
 def test_flushed_subnormals_read_as_precision_not_zeros():
     got, expected = np.array([0.0, 0.0]), np.array([5e-324, -2.2250738585072014e-308])
     assert symptoms.kind(got, expected).startswith("precision")
