@@ -741,7 +741,13 @@ class _Substitute(ast.NodeTransformer):
         self.trees = trees
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        return copy.deepcopy(self.trees[node.id]) if node.id in self.trees else node
+        if node.id not in self.trees:
+            return node
+        tree = copy.deepcopy(self.trees[node.id])
+        for n in ast.walk(tree):  # placed where the symbol is written (value repair reads names in text order)
+            if hasattr(n, "col_offset"):
+                n.lineno, n.col_offset = node.lineno, node.col_offset
+        return tree
 
 
 def _substitute(node: ast.AST, trees: dict[str, ast.AST]) -> ast.AST:

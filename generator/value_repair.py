@@ -85,13 +85,20 @@ def _read_terms(spec: SpecVersion) -> tuple[Term, ...]:
     for rid, when, part in conjuncts(spec):
         if isinstance(part, ast.Call) and getattr(part.func, "id", "") == "all" and len(part.args) == 1:
             # an ints attribute is repaired as a 1-D int64 input (CenterCropPad's axes in [-r, r-1])
-            named = tuple(sorted(list_relations.value_reads(part.args[0], inputs | lists)))  # rank(data) alone is not repaired
+            named = _in_text_order(part.args[0], list_relations.value_reads(part.args[0], inputs | lists))  # rank(data) alone is not repaired
             if named:
                 out.append(Term(rid, when, expr.compiled(ast.unparse(part.args[0])), named,
                                 sized=list_relations.reads_structure(part.args[0], set(named))))
         elif len(read := list_relations.value_reads(part, inputs)) == 1 and not list_relations.claims(part, inputs, lists):
             out.append(Term(rid, when, expr.compiled(ast.unparse(part)), tuple(read), scalar=True))
     return tuple(out)
+
+
+def _in_text_order(node: ast.AST, names: set[str]) -> tuple[str, ...]:
+    """`names` in the order the expression first names them (the first is the one a term repairs
+    where several have its shape: ConvTranspose's output_padding before strides)."""
+    at = sorted((n.col_offset, n.id) for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in names)
+    return tuple(dict.fromkeys(name for _, name in at))
 
 
 def repair(draw, d: Draft, plan: tuple[Term, ...], broken: str | None = None) -> None:
@@ -212,7 +219,8 @@ def _target(t: Term, env: dict) -> str | None:
 
 def _evaluate(t: Term, env: dict) -> tuple[str | None, Any]:
     """(the input the test is elementwise over, its truth per element), or (None, None) when the
-    term does not apply, cannot be evaluated, or matches no single input's shape."""
+    term does not apply, cannot be evaluated, or matches no input's shape (of several with its
+    shape, the first the expression names)."""
     try:
         if t.when is not None and not bool(t.when(env)):
             return None, None
@@ -227,7 +235,7 @@ def _evaluate(t: Term, env: dict) -> tuple[str | None, Any]:
             return None, None  # a whole tensor is not replaced for one truth value
         return t.inputs[0], np.full(x.shape, bool(ok))
     shaped = [n for n in t.inputs if isinstance(x := list_relations.values_of(env, n), np.ndarray) and x.shape == ok.shape]
-    return (shaped[0], ok) if len(shaped) == 1 else (None, None)
+    return (shaped[0], ok) if shaped else (None, None)
 
 
 

@@ -154,3 +154,92 @@ def convolve(x: np.ndarray, w: np.ndarray, win: Window, group: int, spec_id: str
     else:
         y = np.matmul(cols.astype(np.float64), filt.astype(np.float64))
     return ungrouped(y, x.shape[0], win.out)
+
+
+@dataclass(frozen=True)
+class Transposed:
+    """Where ConvTranspose's output lies in the full result of scattering every input element's
+    products (s * (in - 1) + (k - 1) * d + 1 long per axis): it starts `begin` in and is `out` long
+    (a start below 0 or an end past the full length reads zeros)."""
+
+    kernel: tuple[int, ...]
+    strides: tuple[int, ...]
+    dilations: tuple[int, ...]
+    begin: tuple[int, ...]
+    out: tuple[int, ...]
+
+
+def transposed(spatial: Sequence[int], kernel: Sequence[int], attributes: Mapping, truncate: bool = False) -> Transposed:
+    """ConvTranspose's geometry. With output_shape (its last n entries: the text's n, or N, C and
+    n): total_padding = s * (in - 1) + output_padding + (k - 1) * d + 1 - output_shape, the larger
+    half at the end for SAME_UPPER and at the beginning otherwise ("Else: pads[start_i] =
+    total_padding[i] - (total_padding[i]/2)"); SAME_UPPER / SAME_LOWER without it: output_shape =
+    in * s, split alike; VALID: no padding; NOTSET: out = s * (in - 1) + output_padding + (k - 1) * d
+    + 1 - pads_begin - pads_end. A negative odd total padding (output_shape past the full result)
+    halves toward minus infinity, or toward zero with `truncate` (C's integer division)."""
+    n = len(spatial)
+    kernel = tuple(int(k) for k in kernel)
+    strides = ints_or(attributes.get("strides"), n, 1)
+    dilations = ints_or(attributes.get("dilations"), n, 1)
+    extra = ints_or(attributes.get("output_padding"), n, 0)
+    full = [s * (i - 1) + a + (k - 1) * d + 1 for s, i, a, k, d in zip(strides, spatial, extra, kernel, dilations)]
+    auto_pad = attributes.get("auto_pad") or "NOTSET"
+    wanted = attributes.get("output_shape")
+    if wanted is not None or auto_pad in SAME:
+        out = [int(v) for v in wanted][-n:] if wanted is not None else [i * s for i, s in zip(spatial, strides)]
+        total = [f - o for f, o in zip(full, out)]
+        half = [int(t / 2) if truncate else t // 2 for t in total]
+        begin = [h if auto_pad == "SAME_UPPER" else t - h for t, h in zip(total, half)]
+        return Transposed(kernel, strides, dilations, tuple(begin), tuple(out))
+    pads = (0,) * (2 * n) if auto_pad == "VALID" else ints_or(attributes.get("pads"), 2 * n, 0)
+    out = [f - b - e for f, b, e in zip(full, pads[:n], pads[n:])]
+    return Transposed(kernel, strides, dilations, tuple(pads[:n]), tuple(max(o, 0) for o in out))
+
+
+def scatter_offsets(spatial: Sequence[int], geo: Transposed, full: Sequence[int]) -> np.ndarray:
+    """(I.., K..) -> the flat position, in the full result, that input position i and kernel tap k
+    add to: i * s + k * d per axis (one term per spatial axis, not per position)."""
+    n = len(spatial)
+    steps = np.cumprod((1,) + tuple(full[::-1][:-1]))[::-1]
+    total = np.zeros(tuple(spatial) + geo.kernel, dtype=np.int64)
+    for a in range(n):
+        at = np.arange(spatial[a])[:, None] * geo.strides[a] + np.arange(geo.kernel[a])[None, :] * geo.dilations[a]
+        shape = [1] * (2 * n)
+        shape[a], shape[n + a] = spatial[a], geo.kernel[a]
+        total = total + (at * int(steps[a])).reshape(shape)
+    return total
+
+
+def convolve_transposed(x: np.ndarray, w: np.ndarray, geo: Transposed, group: int, spec_id: str,
+                        policies: Mapping[str, str]) -> np.ndarray:
+    """Y[n, g*M/G + m, i * s + k * d - begin] += sum over c of X[n, g*C/G + c, i] * W[g*C/G + c, m, k]:
+    the channel sums as one product per group, the scatter as one np.add.at, then the output
+    window cut out of the full result (zeros where it reaches past it). Floats in float64 (wide)
+    or every product and addition in x's type (input_type)."""
+    n = x.ndim - 2
+    N, C = x.shape[:2]
+    spatial = x.shape[2:]
+    mg = w.shape[1]
+    narrow = precision.narrow_policy(policies)
+    t = x.dtype if narrow else np.float64
+    xs = x.reshape((N, group, C // group, -1)).transpose(1, 0, 3, 2).reshape(group, -1, C // group)  # (G, N*I, C/G)
+    ws = w.reshape((group, C // group, -1))  # (G, C/G, M/G * K)
+    if narrow:
+        precision.refuse_order_dependent_products(spec_id, xs, ws, policies)
+        prod = linalg.matmul_narrow(xs, ws) if xs.shape[-1] else np.zeros(xs.shape[:2] + ws.shape[-1:], t)
+    else:
+        prod = np.matmul(xs.astype(np.float64), ws.astype(np.float64))
+    size_i, size_k = int(np.prod(spatial, dtype=np.int64)), int(np.prod(geo.kernel, dtype=np.int64))
+    # (G, N, I, M/G, K) -> (N, G, M/G, I, K): one row of scattered terms per output channel
+    prod = prod.reshape(group, N, size_i, mg, size_k).transpose(1, 0, 3, 2, 4).reshape(N * group * mg, size_i * size_k)
+    full = [s * (i - 1) + (k - 1) * d + 1 for s, i, k, d in zip(geo.strides, spatial, geo.kernel, geo.dilations)]
+    acc = np.zeros((N * group * mg, int(np.prod(full, dtype=np.int64))), dtype=t)
+    with np.errstate(all="ignore"):
+        np.add.at(acc, (slice(None), scatter_offsets(spatial, geo, full).reshape(-1)), prod.astype(t))
+    acc = acc.reshape((N, group * mg) + tuple(full))
+    # the output window: begin .. begin + out of the full result, zeros outside it
+    lo = [max(0, -b) for b in geo.begin]
+    hi = [max(0, b + o - f) for b, o, f in zip(geo.begin, geo.out, full)]
+    acc = np.pad(acc, [(0, 0), (0, 0)] + list(zip(lo, hi)))
+    cut = tuple(slice(b + l, b + l + o) for b, l, o in zip(geo.begin, lo, geo.out))
+    return acc[(slice(None), slice(None)) + cut]

@@ -28,7 +28,7 @@ def codes(spatial: tuple[int, ...], win: conv.Window) -> np.ndarray:
 
 def flat(a: np.ndarray, n: int) -> np.ndarray:
     """(.., K1..Kn) with the n kernel axes merged into one (row-major: the window's scan order)."""
-    return a.reshape(a.shape[:a.ndim - n] + (-1,))
+    return a.reshape(a.shape[:a.ndim - n] + (int(np.prod(a.shape[a.ndim - n:], dtype=np.int64)),))
 
 
 def refuse_empty(spec_id: str, inside: np.ndarray, what: str) -> None:
@@ -58,8 +58,10 @@ def tap_offsets(spatial: tuple[int, ...], win: conv.Window, column_major: bool) 
 
 def maximum(spec_id: str, x: np.ndarray, win: conv.Window, nan: str, ties: str,
             column_major: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(Y, Indices) of MaxPool. nan: `propagate` (a NaN in the window is its maximum) or `ignored`
-    (NaN passed over; a window of NaN only is NaN). ties: the `first` or `last` position in the
+    """(Y, Indices) of MaxPool. nan: `propagate` (a NaN in the window is its maximum), `ignored`
+    (NaN passed over; a window of NaN only is NaN), `scan_forward` / `scan_backward` (the loop
+    implementations write: the running maximum starts at the window's first (last) input element
+    and takes a value only when it compares greater, so NaN exactly where it starts with one). ties: the `first` or `last` position in the
     window's row-major scan holding the maximum gives the index."""
     n = len(win.out)
     spatial = x.shape[2:]
@@ -73,7 +75,13 @@ def maximum(spec_id: str, x: np.ndarray, win: conv.Window, nan: str, ties: str,
             y = np.max(vals, axis=-1)
         else:
             y = np.fmax.reduce(vals, axis=-1)
-            y = np.where(np.all(np.isnan(vals) | ~inside, axis=-1), np.nan, y) if w.dtype == np.float64 else y
+            if w.dtype == np.float64:
+                y = np.where(np.all(np.isnan(vals) | ~inside, axis=-1), np.nan, y)
+                if nan in ("scan_forward", "scan_backward"):  # NaN exactly where the loop starts with one
+                    k = inside.shape[-1]
+                    start = np.argmax(inside, axis=-1) if nan == "scan_forward" else k - 1 - np.argmax(inside[..., ::-1], axis=-1)
+                    first = np.take_along_axis(np.broadcast_to(vals, vals.shape), np.broadcast_to(start, vals.shape[:-1])[..., None], axis=-1)[..., 0]
+                    y = np.where(np.isnan(first), np.nan, y)
         equal = vals == y[..., None]
         if w.dtype == np.float64:
             equal |= np.isnan(vals) & np.isnan(y)[..., None]
