@@ -21,12 +21,14 @@ from opconform.reports import dialect_diff as render
 # what docs/dialect-diff.md is generated with; its test regenerates it the same way
 DOC_COUNT, DOC_SEED = 16, 0
 DOC_COMMAND = f"opconform diff --all --markdown --count {DOC_COUNT} --seed {DOC_SEED} --out docs/dialect-diff.md"
+ERRATA_COMMAND = "opconform diff --errata --out docs/openvino-errata.md"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("onnx", nargs="?", metavar="ONNX_ID", help="an onnx:: spec version, e.g. onnx::GatherND-13")
     p.add_argument("openvino", nargs="?", metavar="OPENVINO_ID", help="the openvino:: spec version that maps onto it")
     p.add_argument("--all", action="store_true", help="every OpenVINO spec version with a mapping onto an ONNX one")
+    p.add_argument("--errata", action="store_true", help="the errata of every OpenVINO spec version, as Markdown (docs/openvino-errata.md)")
     p.add_argument("--markdown", action="store_true", help="Markdown instead of text")
     p.add_argument("--html", action="store_true", help="an HTML page (one pair)")
     p.add_argument("--count", type=mistakes.positive(int), default=60, help="cases drawn on each side (default 60)")
@@ -41,10 +43,19 @@ def documents(count: int = DOC_COUNT, seed: int = DOC_SEED) -> str:
                                     else f"opconform diff --all --markdown --count {count} --seed {seed}")
 
 
+def errata() -> str:
+    """docs/openvino-errata.md as ERRATA_COMMAND writes it."""
+    return render.errata_document([v for v in specs.all_versions() if v.dialect == "openvino"], ERRATA_COMMAND)
+
+
 def main(args: argparse.Namespace) -> int:
-    if args.all == bool(args.onnx or args.openvino):
-        raise mistakes.Mistake("give ONNX_ID and OPENVINO_ID, or --all")
-    if args.all:
+    if args.errata:
+        if args.all or args.onnx or args.openvino:
+            raise mistakes.Mistake("--errata takes no spec versions and no --all")
+        out = errata()
+    elif args.all == bool(args.onnx or args.openvino):
+        raise mistakes.Mistake("give ONNX_ID and OPENVINO_ID, or --all, or --errata")
+    elif args.all:
         if not args.markdown:
             raise mistakes.Mistake("--all writes Markdown: add --markdown")
         out = documents(args.count, args.seed)

@@ -220,7 +220,8 @@ def _openvino_case(onnx: SpecVersion, ov: SpecVersion, plan, case: Case) -> tupl
     inputs = [by_name.get(p.name) for p in ov.inputs]
     while inputs and inputs[-1] is None:
         inputs.pop()
-    attrs = {renamed[k]: v for k, v in case.attributes.items() if k in renamed}
+    # the ONNX case means its defaults too: an OpenVINO attribute without one (Elu's alpha) gets them
+    attrs = {renamed[k]: v for k, v in resolved.items() if k in renamed and v is not None}
     return inputs, attrs
 
 

@@ -45,6 +45,21 @@ def _as_attribute(a: Attribute | None, v: Any) -> Any:
     return v
 
 
+def _typed_like_siblings(onnx: SpecVersion, texts: Sequence[str | None], args: list, ours: set[str]) -> None:
+    """A computed ONNX input (Clamp's min, from a float attribute) takes the element type of the
+    input it shares a type variable with that is passed as it is (the data): ONNX's Clip wants
+    min of the data's type. In place."""
+    by_var = {}
+    for k, text in enumerate(texts):
+        port = onnx.inputs[min(k, len(onnx.inputs) - 1)]
+        if text in ours and args[k] is not None and port.type_var:
+            by_var.setdefault(port.type_var, args[k].dtype)
+    for k, text in enumerate(texts):
+        port = onnx.inputs[min(k, len(onnx.inputs) - 1)]
+        if text not in ours and args[k] is not None and by_var.get(port.type_var) is not None:
+            args[k] = args[k].astype(by_var[port.type_var])
+
+
 def attribute_texts(spec: SpecVersion, onnx: SpecVersion) -> dict[str, str]:
     """ONNX attribute -> the expression of ours that sets it: the mapping's, and an attribute both
     versions name passed as it is unless the mapping spells it."""
@@ -64,6 +79,7 @@ def onnx_arguments(spec: SpecVersion, inputs: Sequence[Any], attributes: dict) -
     else:
         args = [None if text is None else expr.compiled(text)(env) for text in m.inputs]
         args = [None if a is None else np.asarray(a) for a in args]
+        _typed_like_siblings(onnx, m.inputs, args, {p.name for p in spec.inputs})
     by_name = {a.name: a for a in onnx.attributes}
     attrs = {name: _as_attribute(by_name.get(name), expr.compiled(text)(env))
              for name, text in attribute_texts(spec, onnx).items()}
