@@ -10,8 +10,14 @@ from opconform.oracle.kernels.elementwise import is_float
 from opconform.oracle.openvino import mapped
 
 
+def rounded_first(data: np.ndarray, target: np.dtype, policies: dict) -> np.ndarray:
+    """The float data rounded to integral values where the policy says the conversion to the
+    integer `target` rounds (nearest_even); unchanged otherwise (ONNX's Cast then truncates)."""
+    if policies.get("float_to_integer") == "nearest_even" and is_float(data) and np.dtype(target).kind in "iu":
+        return np.rint(data.astype(np.float64)).astype(data.dtype)  # exact: an integral float of the same type
+    return data
+
+
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     data, like = np.asarray(inputs[0]), np.asarray(inputs[1])
-    if policies.get("float_to_integer") == "nearest_even" and is_float(data) and like.dtype.kind in "iu":
-        data = np.rint(data.astype(np.float64)).astype(data.dtype)  # exact: an integral float of the same type
-    return mapped.run(spec, [data, like], attributes, policies)
+    return mapped.run(spec, [rounded_first(data, like.dtype, policies), like], attributes, policies)
