@@ -141,18 +141,21 @@ def convolve(x: np.ndarray, w: np.ndarray, win: Window, group: int, spec_id: str
     one product per group. Floats: float64 (wide) or every product and sum in x's type
     (input_type); integers (ConvInteger's differences, already int64) exactly, where no order of
     the int32 accumulation leaves its range (else the oracle-side relation integer_overflow)."""
-    zero = np.zeros((), dtype=x.dtype)
-    cols = grouped_columns(windows(padded(x, win, zero), win), group)
-    filt = grouped_filters(w, group)
+    narrow = precision.is_float(x) and precision.narrow_policy(policies)
+    # widened before the windows are gathered: one copy of the windows, already in the product's type
+    t = x.dtype if narrow else (np.float64 if precision.is_float(x) else np.int64)
+    xw = x.astype(t, copy=False)
+    cols = grouped_columns(windows(padded(xw, win, np.zeros((), dtype=t)), win), group)
+    filt = grouped_filters(w.astype(t, copy=False), group)
     if not precision.is_float(x):
         precision.refuse_overflow(spec_id, linalg.matmul_overflow(cols, filt, np.int32),
                                   "the int32 accumulation of a window's products")
-        y = np.matmul(cols.astype(np.int64), filt.astype(np.int64))
-    elif precision.narrow_policy(policies):
+        y = np.matmul(cols, filt)
+    elif narrow:
         precision.refuse_order_dependent_products(spec_id, cols, filt, policies)
         y = linalg.matmul_narrow(cols, filt) if cols.shape[-1] else np.zeros(cols.shape[:2] + filt.shape[-1:], x.dtype)
     else:
-        y = np.matmul(cols.astype(np.float64), filt.astype(np.float64))
+        y = np.matmul(cols, filt)
     return ungrouped(y, x.shape[0], win.out)
 
 
