@@ -17,8 +17,8 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # one core each side: the ratio compares implementations, not core counts
 
 import argparse  # noqa: E402
-import time  # noqa: E402
-from typing import Callable  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
@@ -26,17 +26,11 @@ from onnx import TensorProto, helper  # noqa: E402
 
 from opconform import oracle, specs  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_oracle import best_of  # noqa: E402  (the same best-of-N timing)
+
 REFERENCE_TARGET = 20.0  # the oracle at least this many times faster than onnx.reference
 ORT_TARGET = 5.0  # and at most this many times slower than onnxruntime
-
-
-def best_of(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def conv_model() -> onnx.ModelProto:

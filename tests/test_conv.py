@@ -185,7 +185,10 @@ def test_conv_integer_accumulation_past_int32_is_undefined():
         oracle.evaluate(spec, [big, np.full((1, 70000, 1, 1), 127, np.int8), None, None], {})
 
 
-@pytest.mark.parametrize("sid", CONVS)
+POOLS = [s.id for pat in ("onnx::MaxPool-*", "onnx::AveragePool-*", "onnx::LpPool-*") for s in specs.select(pat)]
+
+
+@pytest.mark.parametrize("sid", CONVS + POOLS)
 def test_valid_draws_are_mostly_kept_without_a_hook(sid):
     spec = specs.load(sid)
     assert hooks.module_for(spec) is None
