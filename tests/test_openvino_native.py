@@ -1,0 +1,57 @@
+"""openvino-native builds every OpenVINO spec version from its opset's Python factory: a valid case
+of each builds, compiles and runs (or OpenVINO says it does not implement it), never failing in
+opconform's own code; shape-setting inputs go in as Constants and join the model's signature."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers_library import loadable_specs
+from opconform import oracle, specs
+from opconform.generator import openvino_model, sampling
+
+pytestmark = [pytest.mark.backend, pytest.mark.slow]
+pytest.importorskip("openvino")
+
+from opconform.backends import get  # noqa: E402
+from opconform.backends.openvino_native import folded  # noqa: E402
+
+VERSIONS = [v for s in loadable_specs("openvino") for v in s.versions if oracle.has_oracle(v)]
+
+
+@pytest.fixture(scope="module")
+def backend():
+    return get("openvino-native")
+
+
+@pytest.mark.parametrize("spec", VERSIONS, ids=lambda v: v.id)
+def test_a_valid_case_builds_and_runs(backend, spec):
+    cases = sampling.generate(spec, 1, 7, kind="valid", expect=oracle.expectation)
+    assert cases
+    for case in cases:
+        outcome = backend.execute(spec, case)  # a failure of opconform's own raises HarnessError
+        assert outcome.status in ("ok", "error", "unsupported", "crash"), outcome
+        if outcome.status == "unsupported":
+            assert outcome.message, spec.id
+
+
+def test_every_operation_has_a_factory():
+    import importlib
+
+    for v in VERSIONS:
+        module = importlib.import_module(f"openvino.opset{max(v.since, 1)}")
+        found = openvino_model.factory(module, v.operator) or any(
+            openvino_model.factory(importlib.import_module(f"openvino.opset{n}"), v.operator) for n in range(v.since, 17))
+        assert found or v.operator in openvino_model.ADAPTERS, v.id
+
+
+def test_axes_are_folded_into_the_signature(backend):
+    spec = specs.load("openvino::ReduceSum-1")
+    x = np.ones((2, 3), np.float32)
+    case_a = sampling.generate(spec, 1, 1, kind="valid", expect=oracle.expectation)[0]
+    import dataclasses
+
+    one = dataclasses.replace(case_a, inputs=(x, np.array([0], np.int64)), attributes={})
+    other = dataclasses.replace(case_a, inputs=(x, np.array([1], np.int64)), attributes={})
+    assert folded(spec, one).constant_inputs[1] and not folded(spec, one).constant_inputs[0]
+    assert backend.signature(spec, one) != backend.signature(spec, other)
