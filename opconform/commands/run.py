@@ -16,7 +16,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     # The settings that decide which cases exist default to None: with --resume, a flag left out
     # means "as recorded", and one given must agree with the record (RUN_DEFAULTS fill in the rest).
     p.add_argument("--backend", default=None,
-                   help="reference (default; for --resume and --replay: the recorded backend), onnxruntime, openvino, openvino-native, tract, an entry point name, or package.module:Class")
+                   help="reference (default; for --resume and --replay: the recorded backend), onnxruntime (onnxruntime[PROVIDER]: see --provider), "
+                        "openvino, openvino-native, tract, tvm, iree, torch (torch[cuda] on a GPU), an entry point name, or package.module:Class")
     p.add_argument("--provider", default=None, metavar="NAME",
                    help="onnxruntime's execution provider (e.g. CUDAExecutionProvider): the backend becomes onnxruntime[NAME], "
                         "its name in results and reports (default CPUExecutionProvider, named plain onnxruntime)")
