@@ -25,6 +25,8 @@ def run(spec, inputs, attributes, policies):
     lay = (slice(None),) + (None,) * (acc.ndim - 2)
     if b is not None:
         acc = acc + np.asarray(b).astype(np.int64)[lay]
+        info = np.iinfo(np.int32)  # the bias joins the int32 accumulation: past it, some order overflows
+        precision.refuse_overflow(spec.id, (acc < info.min) | (acc > info.max), "the int32 accumulation plus the bias")
     ws = quantize.wide(w_scale).reshape(-1)
     ws = ws[lay] if ws.size > 1 else ws.reshape(())
     xs, ys = quantize.wide(x_scale).reshape(-1)[0], quantize.wide(y_scale).reshape(-1)[0]

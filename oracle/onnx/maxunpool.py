@@ -1,0 +1,32 @@
+"""ONNX MaxUnpool: zeros of the unpooled shape with X's values put at the flat positions I names.
+The unpooled shape is (N, C, (in - 1) * strides - pads_begin - pads_end + kernel_shape), or the
+output_shape input. Policy indices_over: where output_shape is given, I counts positions of the
+inferred shape and the result sits in output_shape's leading corner (`inferred_shape`: the official
+case maxunpool_export_with_output_shape, onnx.reference), or I counts positions of output_shape
+itself (`output_shape`: the MaxPool input's own flattening)."""
+from __future__ import annotations
+
+import numpy as np
+
+from opconform.oracle.kernels import conv
+
+
+def inferred_shape(x_shape, attributes) -> tuple[int, ...]:
+    n = len(x_shape) - 2
+    strides = conv.ints_or(attributes.get("strides"), n, 1)
+    pads = conv.ints_or(attributes.get("pads"), 2 * n, 0)
+    return tuple(x_shape[:2]) + tuple((i - 1) * s - pads[a] - pads[n + a] + k
+                                      for a, (i, s, k) in enumerate(zip(x_shape[2:], strides, attributes["kernel_shape"])))
+
+
+def run(spec, inputs, attributes, policies):
+    x, indices = np.asarray(inputs[0]), np.asarray(inputs[1]).astype(np.int64)
+    wanted = inputs[2] if len(inputs) > 2 else None
+    inferred = inferred_shape(x.shape, attributes)
+    target = inferred if wanted is None else tuple(int(v) for v in np.asarray(wanted).reshape(-1))
+    over = inferred if policies["indices_over"] == "inferred_shape" else target
+    flat = np.zeros(int(np.prod(over, dtype=np.int64)), dtype=x.dtype)
+    flat[indices.reshape(-1)] = x.reshape(-1)
+    y = np.zeros(target, dtype=x.dtype)
+    y[tuple(slice(0, d) for d in over)] = flat.reshape(over)
+    return (y,)
