@@ -22,4 +22,4 @@ def _break_scale_below_one(draw, d: Draft) -> None:
     d.attributes["scales"] = scales
 
 
-BREAK = {"scales_at_least_one": _break_scale_below_one}
+BREAK = {"scales_attribute_at_least_one": _break_scale_below_one}  # Upsample-7 only: from 9 scales is an input
