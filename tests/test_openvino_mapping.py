@@ -44,7 +44,7 @@ def test_an_operation_without_its_own_module_runs_the_onnx_kernel():
     own = {v.operator for v in MAPPED} - {v.operator for v in plain}
     # the operations whose semantics differ from their ONNX counterpart keep code of their own
     assert own <= {"Divide", "Round", "Ceiling", "Floor", "Gather", "GatherND", "Tile", "MatMul", "ConvertLike", "Convert",
-                   "Squeeze", "PReLU", "Unique"}, own
+                   "Squeeze", "PReLU", "DepthToSpace", "SpaceToDepth", "Unique"}, own
 
 
 @pytest.mark.parametrize("spec", [v for v in MAPPED if v.operator in ("Add", "ReduceSum", "Reshape", "Transpose", "Split", "Clamp", "IsInf")],
@@ -134,3 +134,16 @@ def test_a_malformed_mapping_is_refused_in_one_line(tmp_path):
     with pytest.raises(SpecError) as e:
         specs.load_file(bad)
     assert "maps_to.attributes.alpha" in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("shape", [(2, 8, 3), (2, 8, 3, 5), (1, 16, 2, 3, 2)])
+def test_depth_to_space_undoes_space_to_depth_and_agrees_with_onnx_on_four_dimensions(shape):
+    rng = np.random.default_rng(len(shape))
+    x = rng.standard_normal([s * (2 if k >= 2 else 1) for k, s in enumerate(shape)]).astype(np.float32)
+    for mode, onnx_mode in (("blocks_first", "DCR"), ("depth_first", "CRD")):
+        (packed,) = oracle.evaluate("openvino::SpaceToDepth-1", [x], {"block_size": 2, "mode": mode})
+        (back,) = oracle.evaluate("openvino::DepthToSpace-1", [packed], {"block_size": 2, "mode": mode})
+        np.testing.assert_array_equal(back, x)
+        if x.ndim == 4:
+            (onnx,) = oracle.evaluate("onnx::DepthToSpace-13", [packed], {"blocksize": 2, "mode": onnx_mode})
+            np.testing.assert_array_equal(onnx, x)
