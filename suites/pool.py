@@ -113,10 +113,11 @@ class WorkerPool:
                  shard: str | None, on_result: Callable[[Any], None],
                  on_lost: Callable[[Item, str, str], None],
                  on_harness_error: Callable[[str, str, str], None] = lambda *a: None,
-                 worker_main: Callable[..., None] = worker.main):
+                 worker_main: Callable[..., None] = worker.main, spare: bool = True):
         # worker_main: the workers' entry point, speaking worker.main's protocol (the stress
         # profile's workers time rungs instead: suites/stress_worker.py)
         self.worker_main = worker_main
+        self.spare = spare  # keep a spare worker loaded (False: start a fresh one after a death, for comparison)
         self.backend_ref, self.jobs, self.timeout = backend_ref, max(1, jobs), timeout
         self.memory_limit = None if not memory_limit_mb else memory_limit_mb * 1024 * 1024
         self.shard = shard
@@ -148,7 +149,7 @@ class WorkerPool:
         queue: deque[list[Item]] = deque(b for b in batches if b)
         feeding = feed is not None
         workers = [self._spawn() for _ in range(self.jobs if feeding else min(self.jobs, len(queue)))]
-        spare = self._spawn() if workers else None
+        spare = self._spawn() if workers and self.spare else None
         try:
             while queue or feeding or any(w.pending or w.first for w in workers):
                 while feeding:
@@ -166,7 +167,7 @@ class WorkerPool:
                         w.pending, w.reported, w.first = list(w.first or queue.popleft()), 0, []
                         w.position.value = 0  # the worker is idle: it sent every result of its last batch
                         w.conn.send(({sid: self._specs[sid] for sid, _ in w.pending if sid in self._specs}, w.pending,
-                                     [encoded.get(id(case)) for _, case in w.pending]))
+                                     [encoded.get(id(case)) for _, case in w.pending], self._deaths() > 0))
                         w.last = monotonic()
                 everyone = workers + ([spare] if spare else [])
                 wait([w.conn for w in everyone] + [w.process.sentinel for w in everyone], timeout=0.25)
@@ -193,6 +194,9 @@ class WorkerPool:
                 self._stop(w)
         self.stats.models_built += sum(w.models_built for w in workers)
         return self.stats
+
+    def _deaths(self) -> int:
+        return self.stats.crashes + self.stats.memory_kills + self.stats.harness_deaths + len(self._rerun)
 
     def _service(self, w: _Worker) -> tuple[str | None, str]:
         """Drain a worker's messages; (status, message) when it must be replaced."""

@@ -73,8 +73,12 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
     from opconform.suites import record
 
     known: dict = {}  # spec id -> SpecVersion, as the parent sent them (no YAML parsing here)
-    for sent, batch, *more in messages(conn):  # more: the cases' JSON encoded at generation, when the sender has it
+    # more: the cases' JSON encoded at generation (when the sender has it), and whether to send each
+    # result at once (the pool asks once its workers die: results gathered die with the worker and
+    # are run again, which on a crash-heavy backend cost more than the messages saved)
+    for sent, batch, *more in messages(conn):
         encoded = more[0] if more else [None] * len(batch)
+        at_once = len(more) > 1 and more[1]
         known.update(sent)
         gathered: list[tuple] = []
         flushed = perf_counter()
@@ -99,6 +103,6 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             if result is not None:
                 result["harness_seconds"] = max(harness, 0.0)
                 gathered.append(("result", record.Judged.of(result), backend.models_built))
-            if position is None or k == len(batch) - 1 or perf_counter() - flushed >= FLUSH_SECONDS:
+            if position is None or at_once or k == len(batch) - 1 or perf_counter() - flushed >= FLUSH_SECONDS:
                 conn.send(gathered[0] if len(gathered) == 1 else ("many", gathered))
                 gathered, flushed = [], perf_counter()
