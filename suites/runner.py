@@ -295,6 +295,8 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         stats = pool.run(batches, {v.id: v for v in mine}, encoded)
         summary.execution_seconds = perf_counter() - t0
         summary.models_built, summary.workers_started = stats.models_built, stats.workers_started
+        # deaths in opconform's code that the case, rerun alone, did not repeat: the backend's earlier damage
+        meta["worker_deaths_not_reproduced"] = stats.deaths_not_reproduced
         meta.update(finished=results.now(), backend_version=stats.backend_version or meta.get("backend_version"),
                     cases=sum(summary.totals.values()), verdicts=dict(summary.totals),
                     generation_errors=summary.generation_errors, harness_errors=summary.harness_errors[:100],
