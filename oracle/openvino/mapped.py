@@ -45,10 +45,12 @@ def _as_attribute(a: Attribute | None, v: Any) -> Any:
     return v
 
 
-def _typed_like_siblings(onnx: SpecVersion, texts: Sequence[str | None], args: list, ours: set[str]) -> None:
-    """A computed ONNX input (Clamp's min, from a float attribute) takes the element type of the
-    input it shares a type variable with that is passed as it is (the data): ONNX's Clip wants
-    min of the data's type. In place."""
+def _typed_like_siblings(onnx: SpecVersion, texts: Sequence[str | None], args: list, ours: set[str], env: dict) -> None:
+    """A computed ONNX input takes the element type of the input it shares a type variable with
+    that is passed as it is (Clamp's min, from a float attribute, becomes the data's type: ONNX's
+    Clip wants that), else the one element type of our inputs its expression reads (OneHot's
+    values, from on_value and off_value; the relation language's asarray of a tuple is int64).
+    In place."""
     by_var = {}
     for k, text in enumerate(texts):
         port = onnx.inputs[min(k, len(onnx.inputs) - 1)]
@@ -56,8 +58,12 @@ def _typed_like_siblings(onnx: SpecVersion, texts: Sequence[str | None], args: l
             by_var.setdefault(port.type_var, args[k].dtype)
     for k, text in enumerate(texts):
         port = onnx.inputs[min(k, len(onnx.inputs) - 1)]
-        if text not in ours and args[k] is not None and by_var.get(port.type_var) is not None:
-            args[k] = args[k].astype(by_var[port.type_var])
+        if text is None or text in ours or args[k] is None:
+            continue
+        read = {np.asarray(env[n]).dtype for n in expr.names(text) & ours if env.get(n) is not None}
+        target = by_var.get(port.type_var) or (read.pop() if len(read) == 1 else None)
+        if target is not None:
+            args[k] = args[k].astype(target)
 
 
 def attribute_texts(spec: SpecVersion, onnx: SpecVersion) -> dict[str, str]:
@@ -79,7 +85,7 @@ def onnx_arguments(spec: SpecVersion, inputs: Sequence[Any], attributes: dict) -
     else:
         args = [None if text is None else expr.compiled(text)(env) for text in m.inputs]
         args = [None if a is None else np.asarray(a) for a in args]
-        _typed_like_siblings(onnx, m.inputs, args, {p.name for p in spec.inputs})
+        _typed_like_siblings(onnx, m.inputs, args, {p.name for p in spec.inputs}, env)
     by_name = {a.name: a for a in onnx.attributes}
     attrs = {name: _as_attribute(by_name.get(name), expr.compiled(text)(env))
              for name, text in attribute_texts(spec, onnx).items()}
