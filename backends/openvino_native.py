@@ -27,7 +27,8 @@ def folded(spec: SpecVersion, case: Case) -> Case:
     operation with dynamic rank"), which a model converted from ONNX never has either. Their
     values then join the model's signature, as any constant input's do."""
     flags = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
-    new = [c or (k > 0 and k < len(spec.inputs) and x is not None and shape_setting(spec.inputs[k]))
+    # an input drawn in another type (a must-refuse case's string repeats) stays a Parameter
+    new = [c or (k > 0 and k < len(spec.inputs) and x is not None and x.dtype.kind in "iu" and shape_setting(spec.inputs[k]))
            for k, (x, c) in enumerate(zip(case.inputs, flags))]
     return case if new == flags else dataclasses.replace(case, constant_inputs=tuple(new))
 
