@@ -139,7 +139,8 @@ class Plan:
         anew where it holds): run again after value repair rewrote an attribute they read (Conv's
         kernel extents bounded by pads that were drawn negative)."""
         env = specs.environment(d.spec, d.inputs, d.attributes)
-        self.apply(draw, d, skip=lambda f: f.attribute or not _applies(f, env) or _holds(f, env))
+        # the others are judged by apply() as it goes: a fix reading what an earlier one redrew runs too
+        self.apply(draw, d, skip=lambda f: f.attribute or (f.form in _RANGES and _holds(f, env)))
 
 
 def _new_shape(rule: ShapeRule, draw, d: Draft, env: dict, i: int, rhs: Callable[[dict], Any] | None) -> tuple[int, ...] | None:

@@ -225,14 +225,14 @@ def convolve_transposed(x: np.ndarray, w: np.ndarray, geo: Transposed, group: in
     mg = w.shape[1]
     narrow = precision.narrow_policy(policies)
     t = x.dtype if narrow else np.float64
-    xs = x.reshape((N, group, C // group, -1)).transpose(1, 0, 3, 2).reshape(group, -1, C // group)  # (G, N*I, C/G)
-    ws = w.reshape((group, C // group, -1))  # (G, C/G, M/G * K)
+    size_i, size_k = int(np.prod(spatial, dtype=np.int64)), int(np.prod(geo.kernel, dtype=np.int64))
+    xs = x.reshape((N, group, C // group, size_i)).transpose(1, 0, 3, 2).reshape(group, N * size_i, C // group)  # (G, N*I, C/G)
+    ws = w.reshape((group, C // group, mg * size_k))  # (G, C/G, M/G * K)
     if narrow:
         precision.refuse_order_dependent_products(spec_id, xs, ws, policies)
         prod = linalg.matmul_narrow(xs, ws) if xs.shape[-1] else np.zeros(xs.shape[:2] + ws.shape[-1:], t)
     else:
         prod = np.matmul(xs.astype(np.float64), ws.astype(np.float64))
-    size_i, size_k = int(np.prod(spatial, dtype=np.int64)), int(np.prod(geo.kernel, dtype=np.int64))
     # (G, N, I, M/G, K) -> (N, G, M/G, I, K): one row of scattered terms per output channel
     prod = prod.reshape(group, N, size_i, mg, size_k).transpose(1, 0, 3, 2, 4).reshape(N * group * mg, size_i * size_k)
     full = [s * (i - 1) + (k - 1) * d + 1 for s, i, k, d in zip(geo.strides, spatial, geo.kernel, geo.dilations)]

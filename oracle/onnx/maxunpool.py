@@ -3,7 +3,8 @@ The unpooled shape is (N, C, (in - 1) * strides - pads_begin - pads_end + kernel
 output_shape input. Policy indices_over: where output_shape is given, I counts positions of the
 inferred shape and the result sits in output_shape's leading corner (`inferred_shape`: the official
 case maxunpool_export_with_output_shape, onnx.reference), or I counts positions of output_shape
-itself (`output_shape`: the MaxPool input's own flattening)."""
+itself (`output_shape`: the MaxPool input's own flattening). Policy repeated_index: the last or
+the first value sent to one position stays."""
 from __future__ import annotations
 
 import numpy as np
@@ -26,7 +27,10 @@ def run(spec, inputs, attributes, policies):
     target = inferred if wanted is None else tuple(int(v) for v in np.asarray(wanted).reshape(-1))
     over = inferred if policies["indices_over"] == "inferred_shape" else target
     flat = np.zeros(int(np.prod(over, dtype=np.int64)), dtype=x.dtype)
-    flat[indices.reshape(-1)] = x.reshape(-1)
+    at, vals = indices.reshape(-1), x.reshape(-1)
+    if policies["repeated_index"] == "first":  # written in reverse: the first of a repeated index stays
+        at, vals = at[::-1], vals[::-1]
+    flat[at] = vals  # NumPy assigns in order: the last of a repeated index stays
     y = np.zeros(target, dtype=x.dtype)
     y[tuple(slice(0, d) for d in over)] = flat.reshape(over)
     return (y,)
