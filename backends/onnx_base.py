@@ -10,6 +10,7 @@ import onnx
 from opconform.backends import opsets
 from opconform.backends.compiled import CompiledModelBackend, ModelIO
 from opconform.model import Case, SpecVersion
+from opconform.specs import dialects as spec_dialects
 
 
 def onnx_io(spec: SpecVersion, case: Case, model: onnx.ModelProto) -> ModelIO:
@@ -42,7 +43,7 @@ def with_static_shapes(model: onnx.ModelProto, shapes: dict[str, tuple[int, ...]
 class OnnxBackend(CompiledModelBackend):
     """A backend that loads ONNX models. Subclasses implement load() and infer()."""
 
-    dialects = ("onnx",)
+    dialects = spec_dialects.of_format("onnx")  # every ONNX operator-set domain of the library
 
     def opset_range(self) -> tuple[int, int]:
         return 1, opsets.LATEST

@@ -15,6 +15,7 @@ from opconform.generator import manifest, sampling
 from opconform.generator.strategies import ExpectFn
 from opconform.generator.writers import onnx_testdir, openvino_ir
 from opconform.model import Case, SpecVersion
+from opconform.specs import dialects
 
 
 class CaseNotWritten(Exception):
@@ -28,7 +29,7 @@ def case_dir_name(spec: SpecVersion, case: Case) -> str:
 
 def write_case(spec: SpecVersion, case: Case, out: Path) -> dict:
     name = case_dir_name(spec, case)
-    writer = onnx_testdir.write if spec.dialect == "onnx" else openvino_ir.write
+    writer = onnx_testdir.write if dialects.is_onnx(spec.dialect) else openvino_ir.write
     return manifest.entry(spec, case, name, writer(spec, case, out / name))
 
 

@@ -47,7 +47,7 @@ from opconform import specs
 from opconform.generator import pins
 from opconform.generator.draft import Draft
 from opconform.model import SpecVersion
-from opconform.specs import expr
+from opconform.specs import dialects, expr
 
 # elements of an input (or a whole input / attribute: True) that a repair must leave as they are:
 # what the relation a must-refuse case breaks reads (see value_repair.repair)
@@ -305,10 +305,13 @@ def _present(env: dict, name: str) -> bool:
 
 
 def values_of(env: dict, name: str) -> Any:
-    """An input's array, or an ints attribute's values as a 1-D int64 array (None where absent):
-    what the elementwise and distinct fixes rewrite, either kind alike."""
+    """An input's array, or a list attribute's values as a 1-D array, int64 (ints) or float64
+    (floats: Upsample-7's scales), None where absent: what the elementwise and distinct fixes
+    rewrite, either kind alike."""
     x = env.get(name)
-    return np.asarray(x, dtype=np.int64).reshape(-1) if isinstance(x, (list, tuple)) else x
+    if not isinstance(x, (list, tuple)):
+        return x
+    return np.asarray(x, dtype=np.float64 if any(isinstance(v, float) for v in x) else np.int64).reshape(-1)
 
 
 def is_attribute(spec: SpecVersion, name: str) -> bool:
@@ -371,7 +374,7 @@ def _set_list(d: Draft, name: str, value: list[int]) -> None:
     """An empty list cannot be an attribute of an ONNX node (onnx.helper cannot type it): an
     optional one is left out instead, which the relation's `when` then judges."""
     kind = {"floats": float, "strings": str}.get(d.spec.attribute(name).type, int)
-    if value or d.spec.dialect != "onnx":
+    if value or not dialects.is_onnx(d.spec.dialect):
         d.attributes[name] = [kind(v) for v in value]
     elif not d.spec.attribute(name).required:
         d.attributes.pop(name, None)

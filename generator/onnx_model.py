@@ -167,8 +167,12 @@ def _assemble(spec: SpecVersion, case: Case, opset: int | None, outs: Sequence[t
     trimmed = list(in_names)
     while trimmed and trimmed[-1] == "":
         trimmed.pop()
+    attrs = {k: _attr_value(v, _declared(spec, k)) for k, v in sorted(case.attributes.items())}
+    empty = {k for k, v in attrs.items() if isinstance(v, (list, tuple)) and not v and _declared(spec, k) in _LIST_TYPES}
     node = helper.make_node(spec.operator, trimmed, output_names(spec, case), domain=spec.domain or "",
-                            **{k: _attr_value(v) for k, v in sorted(case.attributes.items())})
+                            **{k: v for k, v in attrs.items() if k not in empty})
+    for k in sorted(empty):  # an empty list has no type helper can infer: the spec's
+        node.attribute.append(helper.make_attribute(k, [], attr_type=_LIST_TYPES[_declared(spec, k)]))
     graph = helper.make_graph([node], _graph_name(spec), graph_inputs, graph_outputs, initializer=initializers)
     opsets = [helper.make_opsetid(spec.domain or "", _opset(spec, opset))]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="opconform")
@@ -184,7 +188,20 @@ def _onnx_type(x: np.ndarray) -> int:
     return dtypes.get(dtypes.name_of(x.dtype)).onnx
 
 
-def _attr_value(v: Any) -> Any:
+_LIST_TYPES = {"ints": onnx.AttributeProto.INTS, "floats": onnx.AttributeProto.FLOATS, "strings": onnx.AttributeProto.STRINGS}
+
+
+def _declared(spec: SpecVersion, name: str) -> str | None:
+    return next((a.type for a in spec.attributes if a.name == name), None)
+
+
+def _attr_value(v: Any, declared: str | None = None) -> Any:
+    """`declared`: the spec's attribute type; a float list written with integers ([1, 0]) is
+    still FLOATS, as onnx.helper would otherwise store INTS."""
+    if declared == "floats" and isinstance(v, (list, tuple)):
+        return [float(x) for x in v]
+    if declared == "float" and isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return float(v)
     if isinstance(v, np.ndarray):
         return to_tensor_proto(v, "value")
     if isinstance(v, np.generic):

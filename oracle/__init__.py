@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from opconform import specs
+from opconform.specs import dialects
 from opconform.model import Alternative, Expectation, RelationBroken, SpecVersion
 from opconform.oracle import strings
 
@@ -64,7 +65,7 @@ def stored_attributes(spec: SpecVersion, attributes: Mapping[str, Any]) -> dict[
     float32 (AttributeProto.f), so epsilon = 1e-5 is 9.99999974737875e-06 to every backend, which
     float64 results show (BatchNormalization's 1 / sqrt(var + epsilon) differed by 4e-9)."""
     resolved = spec.resolved_attributes(dict(attributes))
-    if spec.dialect != "onnx":
+    if not dialects.is_onnx(spec.dialect):
         return resolved
     for a in spec.attributes:
         v = resolved.get(a.name)

@@ -1,8 +1,9 @@
 """The official ONNX node test cases (`onnx.backend.test.case.node`), run through the oracle.
 
 onnx no longer ships the node test data on disk; `collect_testcases()` rebuilds them in memory
-(about 8 s, so it is cached per process). Only single-node cases of the standard domain count:
-the multi-node ones are function expansions of the same tests.
+(about 8 s, so it is cached per process). Only single-node cases count (the multi-node ones are
+function expansions of the same tests), each of the dialect of its node's domain (specs/dialects.py:
+test_ai_onnx_ml_* cases are onnx_ml's), at the opset its model imports for that domain.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from opconform import compare, specs
+from opconform.specs import dialects
 from opconform.model import SpecVersion, Tolerance
 
 
@@ -21,6 +23,7 @@ class OfficialCase:
     name: str
     operator: str
     opset: int
+    dialect: str  # whose spec the case is checked against (specs/dialects.py: the node's domain)
     inputs: tuple[np.ndarray | None, ...]  # in spec input order; None for an absent optional input
     attributes: dict[str, Any]
     outputs_requested: tuple[int, ...]  # indices of spec outputs the node asks for
@@ -63,15 +66,17 @@ def attribute_value(attr) -> Any:
 
 
 @lru_cache(maxsize=None)
-def cases_for(operator: str) -> tuple[OfficialCase, ...]:
-    """Every single-node official case of a standard-domain operator."""
+def cases_for(operator: str, dialect: str = "onnx") -> tuple[OfficialCase, ...]:
+    """Every single-node official case of an operator of an ONNX dialect (an operator-set domain)."""
+    domain = dialects.get(dialect).domain
+    domains = (domain, "ai.onnx") if domain == "" else (domain,)
     out = []
     for c in _all_cases():
         g = c.model.graph
-        if len(g.node) != 1 or g.node[0].op_type != operator or g.node[0].domain not in ("", "ai.onnx"):
+        if len(g.node) != 1 or g.node[0].op_type != operator or g.node[0].domain not in domains:
             continue
         node = g.node[0]
-        opset = next(o.version for o in c.model.opset_import if o.domain in ("", "ai.onnx"))
+        opset = next(o.version for o in c.model.opset_import if o.domain in domains)
         for ds_index, (ins, outs) in enumerate(c.data_sets):
             by_name = {i.name: _array(x) for i, x in zip(g.input, ins)}
             for init in g.initializer:
@@ -87,6 +92,7 @@ def cases_for(operator: str) -> tuple[OfficialCase, ...]:
                     name=c.name + (f"[{ds_index}]" if len(c.data_sets) > 1 else ""),
                     operator=operator,
                     opset=opset,
+                    dialect=dialect,
                     inputs=inputs,
                     attributes={a.name: attribute_value(a) for a in node.attribute},
                     outputs_requested=requested,
@@ -107,10 +113,10 @@ def _array(x: Any) -> Any:
     return numpy_helper.to_array(x) if isinstance(x, onnx.TensorProto) else x
 
 
-def spec_for(operator: str, opset: int) -> SpecVersion | None:
-    """The ONNX spec version in force at this opset, if the library has it."""
+def spec_for(operator: str, opset: int, dialect: str = "onnx") -> SpecVersion | None:
+    """The spec version in force at this opset of the dialect's domain, if the library has it."""
     try:
-        spec = specs.load_spec("onnx", operator)
+        spec = specs.load_spec(dialect, operator)
     except KeyError:
         return None
     usable = [v for v in spec.versions if v.since <= opset]
@@ -120,9 +126,10 @@ def spec_for(operator: str, opset: int) -> SpecVersion | None:
 def run(case: OfficialCase) -> OfficialResult:
     from opconform import oracle
 
-    spec = spec_for(case.operator, case.opset)
+    spec = spec_for(case.operator, case.opset, case.dialect)
     if spec is None:
-        return OfficialResult(case, None, False, f"no onnx spec version of {case.operator} in force at opset {case.opset}")
+        return OfficialResult(case, None, False,
+                              f"no {case.dialect} spec version of {case.operator} in force at opset {case.opset}")
     try:
         with np.errstate(all="ignore"):
             # a variadic output port (Split) has as many outputs as the node names
@@ -144,5 +151,5 @@ def run(case: OfficialCase) -> OfficialResult:
     return OfficialResult(case, spec.id, True, "")
 
 
-def check_operator(operator: str) -> list[OfficialResult]:
-    return [run(c) for c in cases_for(operator)]
+def check_operator(operator: str, dialect: str = "onnx") -> list[OfficialResult]:
+    return [run(c) for c in cases_for(operator, dialect)]

@@ -20,7 +20,7 @@ from typing import Iterable, Mapping
 
 from opconform import specs
 from opconform.model import SpecError
-from opconform.specs import catalog
+from opconform.specs import catalog, dialects
 
 OPS_FILE = catalog.LIST_FILE  # the starting list of 188; operators() counts every standard operator
 
@@ -52,8 +52,9 @@ class CoverageRow:
 
 
 def operators() -> list[str]:
-    """Every standard-domain ONNX operator: the list's 188 in file order, then those added since."""
-    return [op.name for op in catalog.standard_operators()]
+    """Every standard-domain ONNX operator: the list's 188 in file order, then those added since;
+    then the other ONNX domains' (ai.onnx.ml), named `dialect::Operator` (catalog.all_operators)."""
+    return [op.key for op in catalog.all_operators()]
 
 
 def backends_by_operator(results_dirs: Iterable[str | os.PathLike]) -> dict[str, set[str]]:
@@ -64,8 +65,9 @@ def backends_by_operator(results_dirs: Iterable[str | os.PathLike]) -> dict[str,
     for d in read_dirs(results_dirs):
         for r in d.results:
             dialect, _, rest = r.spec_id.partition("::")
-            if dialect == "onnx":
-                out.setdefault(rest.rpartition("-")[0] or rest, set()).add(r.backend)
+            if dialect in dialects.of_format("onnx"):
+                name = rest.rpartition("-")[0] or rest
+                out.setdefault(name if dialect == "onnx" else f"{dialect}::{name}", set()).add(r.backend)
     return out
 
 
@@ -74,7 +76,7 @@ def row(operator: str, backends: Iterable[str] = (), facts: OperatorFacts | None
     (None: oracle, strategy and official cases unknown)."""
     missing: list[str] = []
     try:
-        versions = list(specs.load_spec("onnx", operator).versions)
+        versions = list(specs.load_spec(*catalog.split_key(operator)).versions)
     except KeyError:
         versions = []
         missing.append("no spec")

@@ -20,7 +20,7 @@ from opconform.model import (
     Attribute, DialectMapping, Difference, Domain, Erratum, Example, KnownSharedBug, Layer, OutputSet, Policy, Port,
     Relation, Source, Spec, SpecError, SpecVersion, StressCase, StressHint, StressInput, Tolerance, ValueRange,
 )
-from opconform.specs import expr
+from opconform.specs import dialects, expr
 
 SPEC_ROOT = Path(__file__).parent
 SCHEMA_PATH = SPEC_ROOT / "schema.json"
@@ -78,6 +78,9 @@ def _build(doc: dict, path: Path) -> Spec:
     dialect, op = doc["dialect"], doc["operator"]
     if path.stem != op:
         raise SpecError(f"{path}: field operator: got {op!r}, expected the file name {path.stem!r}")
+    own = dialects.get(dialect).domain
+    if doc.setdefault("domain", own) != own:  # the domain is the dialect's (specs/dialects.py): one id per operator
+        raise SpecError(f"{path}: field domain: got {doc['domain']!r}, expected {own!r}, the domain of dialect {dialect}")
     top_source = doc.get("source")
     versions = []
     seen = set()
@@ -292,7 +295,7 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
         dialect=doc["dialect"],
         operator=doc["operator"],
         since=v["since"],
-        domain=doc.get("domain", ""),
+        domain=doc["domain"],
         family=v.get("family", doc.get("family")),
         source=Source(source["document"], source.get("section", ""), source.get("url", "")),
         inputs=inputs,
@@ -526,7 +529,7 @@ def _check_expr(text: str, known: set[str], where: str) -> None:
 
 
 def _spec_dirs() -> list[Path]:
-    return [SPEC_ROOT / "onnx", SPEC_ROOT / "openvino"]
+    return [SPEC_ROOT / name for name in dialects.names()]
 
 
 @lru_cache(maxsize=None)

@@ -12,23 +12,26 @@ import pytest
 from helpers_library import loadable_specs
 from opconform import oracle
 from opconform.oracle import official
+from opconform.specs import dialects
 
 
-def _operators_with_oracle() -> list[str]:
+def _operators_with_oracle() -> list[tuple[str, str]]:
+    """(dialect, operator) of every ONNX dialect's spec with an oracle: ai.onnx.ml's too."""
     out = []
-    for spec in loadable_specs("onnx"):
+    for spec in [s for d in dialects.of_format("onnx") for s in loadable_specs(d)]:
         try:
             has = any(oracle.has_oracle(v) for v in spec.versions)
         except Exception:
             has = True  # the oracle exists but does not import: let the test show the failure
         if has:
-            out.append(spec.operator)
+            out.append((spec.dialect, spec.operator))
     return out
 
 
-@pytest.mark.parametrize("operator", _operators_with_oracle())
-def test_official_node_cases_pass(operator):
-    results = official.check_operator(operator)
+@pytest.mark.parametrize("dialect,operator", [pytest.param(d, op, id=op if d == "onnx" else f"{d}::{op}")
+                                              for d, op in _operators_with_oracle()])
+def test_official_node_cases_pass(dialect, operator):
+    results = official.check_operator(operator, dialect)
     if not results:
         pytest.skip(f"onnx has no official single-node case for {operator}")
     failed = [r for r in results if not r.passed]

@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from opconform import dtypes, specs
-from opconform.specs import expr
+from opconform.specs import dialects, expr
 from opconform.generator import domains, pins, shapes, tensor_attributes, values
 from opconform.generator.draft import Draft
 from opconform.generator.factors import NEGATIVE, NON_NEGATIVE, OMITTED, UNDRAWN, Class
@@ -131,7 +131,7 @@ def _draw_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | None
     explicit = a.required or draw(st.booleans())
     if not explicit:
         return
-    strategy = attribute_value(a, bounds, nonempty=d.spec.dialect == "onnx")
+    strategy = attribute_value(a, bounds, nonempty=dialects.is_onnx(d.spec.dialect))
     if a.default is not None:
         strategy = st.one_of(st.just(a.default), strategy)
     d.attributes[a.name] = draw(strategy)
@@ -142,7 +142,7 @@ def _pinned_attribute(draw, d: Draft, a: Attribute, bounds: tuple[Any, Any] | No
     if pin is OMITTED:
         d.attributes.pop(a.name, None)
     elif isinstance(pin, Class):
-        base = attribute_value(a, bounds, nonempty=d.spec.dialect == "onnx")  # no empty list in an ONNX node
+        base = attribute_value(a, bounds, nonempty=dialects.is_onnx(d.spec.dialect))  # no empty list in an ONNX node
         d.attributes[a.name] = draw(pins.class_values(a, pin, bounds, base))
     else:
         d.attributes[a.name] = pin

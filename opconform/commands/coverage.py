@@ -41,18 +41,21 @@ def library_facts(operators: Iterable[str]) -> dict[str, coverage.OperatorFacts]
     from opconform.model import SpecError
     from opconform.oracle import official
 
+    from opconform.specs.catalog import split_key
+
     out = {}
     for op in operators:
+        dialect, name = split_key(op)  # an ai.onnx.ml operator is onnx_ml::Name
         try:
-            versions = list(specs.load_spec("onnx", op).versions)
+            versions = list(specs.load_spec(dialect, name).versions)
         except (KeyError, SpecError):  # the row says which (reports.coverage.row)
             versions = []
         with_oracle = bool(versions) and all(oracle.has_oracle(v) for v in versions)
         if with_oracle:
-            results = official.check_operator(op)
+            results = official.check_operator(name, dialect)
             passed, total = sum(r.passed for r in results), len(results)
         else:
-            passed, total = 0, len(official.cases_for(op))
+            passed, total = 0, len(official.cases_for(name, dialect))
         strategy = all(has_strategy(v) for v in versions) if versions else None
         out[op] = coverage.OperatorFacts(with_oracle, strategy, passed, total)
     return out

@@ -70,8 +70,8 @@ def _missing(spec_dir: Path) -> int:
     lacking = catalog.missing(spec_dir)
     origin = {"list": "onnx-mlir reference list", "added": "added to ONNX since the list", "onnx": "defined by the installed onnx"}
     for op in lacking:
-        print(f"{op.name}\t{origin[op.origin]}")
-    total = len(catalog.standard_operators())
+        print(f"{op.key}\t{origin[op.origin]}")
+    total = len(catalog.all_operators())
     print(f"{len(lacking)} of {total} standard ONNX operators have no spec", file=sys.stderr)
     return 0
 

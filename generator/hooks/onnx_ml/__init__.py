@@ -1,0 +1,1 @@
+"""Generator hooks of the ai.onnx.ml operators (dialect onnx_ml)."""
