@@ -78,3 +78,23 @@ def test_spares_take_over_after_each_death(pool_run):
     # time work was left; no worker was started but the first, its spare and one per spare used
     assert stats.spares_used >= 3
     assert stats.workers_started == 2 + stats.spares_used
+
+
+def test_the_isolated_worker_retries_a_death_left_by_an_earlier_case(tmp_path, monkeypatch):
+    from opconform.model import Verdict
+    from opconform.suites.isolated import IsolatedBackend, IsolationError
+
+    damage, after, death = _cases(3)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({damage.id: "damage", after.id: "pass", death.id: "harness-death"}))
+    monkeypatch.setenv(broken.PLAN_ENV, str(plan))  # the isolated worker is spawned: it reads this
+    spec = specs.load(SPEC)
+    isolated = IsolatedBackend(BROKEN, timeout=30)
+    try:
+        assert isolated.run(spec, damage).verdict is Verdict.PASS
+        # its worker dies at the next case's start, in opconform's code; alone in a fresh one it passes
+        assert isolated.run(spec, after).verdict is Verdict.PASS
+        with pytest.raises(IsolationError, match="outside the backend"):
+            isolated.run(spec, death)  # dies in opconform's code alone too: opconform's
+    finally:
+        isolated.close()
