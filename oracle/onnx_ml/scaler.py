@@ -1,0 +1,13 @@
+"""ai.onnx.ml Scaler-1: Y = (X - offset) * scale, each list of length 1 or F (the last axis),
+absent ones the identity; in float64, rounded once to float32."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def run(spec, inputs, attributes, policies):
+    x = np.asarray(inputs[0]).astype(np.float64)
+    offset = np.asarray(attributes.get("offset") or [0.0], dtype=np.float32).astype(np.float64)
+    scale = np.asarray(attributes.get("scale") or [1.0], dtype=np.float32).astype(np.float64)
+    with np.errstate(all="ignore"):
+        return (((x - offset) * scale).astype(np.float32),)
