@@ -80,7 +80,7 @@ def _read_terms(spec: SpecVersion) -> tuple[Term, ...]:
     from opconform.generator.solver import conjuncts  # the same conjuncts, symbols substituted
 
     inputs = {p.name for p in spec.inputs if not p.variadic}  # a variadic port is a tuple of tensors
-    lists = {a.name for a in spec.attributes if a.type == "ints"}
+    lists = {a.name for a in spec.attributes if a.type in ("ints", "floats")}
     out = []
     for rid, when, part in conjuncts(spec):
         if isinstance(part, ast.Call) and getattr(part.func, "id", "") == "all" and len(part.args) == 1:
@@ -171,7 +171,15 @@ def _replace(draw, d: Draft, plan: tuple[Term, ...], kept: dict, fresh: bool = T
         bad = np.flatnonzero(~good & ~np.broadcast_to(np.asarray(kept.get(name, False), dtype=bool), x.shape))
         if bad.size == 0:
             continue
-        pool = _pool(x, good, tests, env, name, _range_values(d, name, x))
+        candidates = _range_values(d, name, x)
+        if not all(_probeable(t, env, name, x) for t in tests):
+            # a test reading other elements of x (rois[:, [0, 1, 0, 1]]): each element fixed where it stands
+            fixed = _in_place(draw, x, good, bad, tests, env, name, candidates)
+            if fixed is not None:
+                list_relations.store(d, name, fixed)
+                env = specs.environment(d.spec, d.inputs, d.attributes)
+                continue
+        pool = _pool(x, good, tests, env, name, candidates)
         if pool.size == 0:
             if fresh:  # after a break, leaving an input out could mend what was broken
                 _leave_out(d, name)  # nothing holds them: an optional input goes, else the draft is rejected
@@ -183,6 +191,43 @@ def _replace(draw, d: Draft, plan: tuple[Term, ...], kept: dict, fresh: bool = T
         fixed.reshape(-1)[bad] = pool[np.asarray(picks, dtype=np.int64)]
         list_relations.store(d, name, fixed)
         env = specs.environment(d.spec, d.inputs, d.attributes)
+
+
+def _probeable(t: Term, env: dict, name: str, x: np.ndarray) -> bool:
+    """Whether the test evaluates on candidate values alone, laid out as a vector (not when it
+    indexes the input's own axes: rois[:, 2])."""
+    if t.scalar or t.sized:
+        return True
+    probe = dict(env)
+    probe[name] = x.reshape(-1)[:2]
+    try:
+        t.test(probe)
+    except IndexError:
+        return False
+    except (expr.ExprError, TypeError, ValueError) as e:  # a broadcast that fails is no indexing
+        return "IndexError" not in str(e)
+    return True
+
+
+def _in_place(draw, x: np.ndarray, good: np.ndarray, bad: np.ndarray, tests: list[Term], env: dict, name: str,
+              candidates: np.ndarray | None) -> np.ndarray | None:
+    """x with each bad element replaced by a value that holds every test where it stands, the
+    others as they are: for a test that compares x with other elements of itself (RoiAlign's
+    rois >= rois[:, [0, 1, 0, 1]]: each corner against the start it pairs with), which cannot be
+    probed on candidates alone. None when some element has no such value."""
+    try:
+        plain = (plain_values(dtypes.name_of(x.dtype)) if candidates is None else candidates).astype(x.dtype)
+    except dtypes.UnknownElementType:
+        return None
+    pool = np.concatenate([np.unique(x[good])[:_POOL], plain])
+    fixed = x.copy()
+    probe = dict(env)
+    for at in bad.tolist():
+        fits = [v for v in pool.tolist() if all(_holds_at(t, probe, name, fixed, v, at) for t in tests)]
+        if not fits:
+            return None
+        fixed.reshape(-1)[at] = fits[draw(st.integers(0, len(fits) - 1))]
+    return fixed
 
 
 def _candidates(env: dict, name: str, strict: bool, *, plan: tuple[Term, ...], forms: tuple) -> np.ndarray:
