@@ -115,3 +115,12 @@ def test_exactly_one_of_scales_and_sizes_is_given_and_broken_by_presence():
     assert_must_refuse_drafts(spec, "one_of_scales_sizes", tries=12, at_least=6)
 
 
+
+
+def test_upsample_7_scales_attribute_is_repaired_and_broken_as_floats():
+    """A floats attribute's values are read by value repair as an ints attribute's are: drawn in
+    [1, 4] for valid cases, one just below 1 for the must-refuse case."""
+    from helpers_generator import assert_drawn_without_a_hook
+
+    assert_drawn_without_a_hook("onnx::Upsample-7", t=2, cap=0.1)
+    assert_must_refuse_drafts(specs.load("onnx::Upsample-7"), "scales_at_least_one", tries=12, at_least=6)

@@ -54,3 +54,19 @@ def test_affinegrid_keeps_theta_type_and_leaves_one_pixel_open():
     by = {a.policies["single_pixel"]: a.outputs[0] for a in exp.alternatives}
     assert {k: v[0, 0, :, 1].tolist() for k, v in by.items()} == {"minus_one": [-1.0, -1.0], "zero": [0.0, 0.0]}
     assert all(v.dtype == np.float64 for v in by.values())
+
+
+@pytest.mark.parametrize("spec_id", ["onnx::RoiAlign-10", "onnx::RoiAlign-22", "onnx::AffineGrid-20"])
+def test_drawn_without_a_hook(spec_id):
+    """RoiAlign's corners in order (value repair fixes each corner against the start it pairs
+    with) and AffineGrid's size[0] equal to theta's batch (the solver sets theta's dimension)."""
+    from helpers_generator import assert_drawn_without_a_hook
+
+    assert_drawn_without_a_hook(spec_id, t=0, cap=0.1)
+    assert_drawn_without_a_hook(spec_id, t=2, cap=0.1)
+
+
+def test_affinegrid_batch_mismatch_is_a_must_refuse_case():
+    from helpers_generator import assert_must_refuse_drafts
+
+    assert_must_refuse_drafts(specs.load("onnx::AffineGrid-20"), "size_batch", tries=12, at_least=6)
