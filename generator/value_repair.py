@@ -316,6 +316,7 @@ def _pool(x: np.ndarray, good: np.ndarray, tests: list[Term], env: dict, name: s
     keep = np.ones(plain.shape, dtype=bool)
     probe = dict(env)
     probe[name] = plain
+    paired: list[Term] = []  # tests probed position by position: x's own good values too
     for t in tests:
         try:
             if t.scalar:  # one candidate at a time, in the input's own shape
@@ -323,10 +324,33 @@ def _pool(x: np.ndarray, good: np.ndarray, tests: list[Term], env: dict, name: s
             elif t.sized:  # in batches of the input's own shape: the test reads its size
                 keep &= list_relations.probe(t.test, env, name, x, plain).astype(bool).reshape(plain.shape)
             else:
-                keep &= np.asarray(t.test(probe), dtype=bool).reshape(plain.shape)
+                try:
+                    keep &= np.asarray(t.test(probe), dtype=bool).reshape(plain.shape)
+                except ValueError:  # the test pairs x with another vector position by position
+                    keep &= _everywhere(t, env, name, x, plain)
+                    paired.append(t)
         except (expr.ExprError, TypeError, ValueError, IndexError):
             keep[:] = False
+    for t in paired:  # a value good at its own position may not be at another one
+        try:
+            own = own[_everywhere(t, env, name, x, own)]
+        except (expr.ExprError, TypeError, ValueError, IndexError):
+            own = own[:0]
     return np.concatenate([own[:_POOL], plain[keep]])[: 2 * _POOL]
+
+
+def _everywhere(t: Term, env: dict, name: str, x: np.ndarray, plain: np.ndarray) -> np.ndarray:
+    """Per candidate, whether the test holds at every position with all of x set to it: for a
+    test that pairs x with another vector element by element (ConvTranspose's output_padding
+    below strides, MaxRoiPool's batch ids in column 0), which one vector of candidates cannot
+    probe. One evaluation per candidate, only where the vector probe could not run."""
+    probe = dict(env)
+    out = np.zeros(plain.shape, dtype=bool)
+    for k, v in enumerate(plain.tolist()):
+        probe[name] = np.full(x.shape, v, dtype=x.dtype)
+        with np.errstate(all="ignore"):
+            out[k] = bool(np.all(t.test(probe)))
+    return out
 
 
 def _holds_at(t: Term, env: dict, name: str, x: np.ndarray, value: Any, at: int) -> bool:
