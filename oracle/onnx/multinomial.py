@@ -12,7 +12,10 @@ from opconform.oracle.kernels import random_outputs
 
 def run(spec, inputs, attributes, policies):
     x = np.asarray(inputs[0])
-    likeliest = np.argmax(_probabilities(spec, x), axis=1) if x.shape[1] else np.zeros(x.shape[0], dtype=np.int64)
+    # here too, not only in judge(): rows of no class are undefined before any backend runs them
+    # (a [4, 0] input was judged, and judge() raised: harness-error in tract's ci run)
+    probabilities = _probabilities(spec, x)
+    likeliest = np.argmax(probabilities, axis=1) if x.shape[1] else np.zeros(x.shape[0], dtype=np.int64)
     shape = (x.shape[0], int(attributes["sample_size"]))
     return (np.broadcast_to(likeliest[:, None], shape).astype(random_outputs.element_type(attributes)),)
 
