@@ -125,8 +125,11 @@ def _prod(xs):
 
 
 def _fprod(xs) -> float:
+    a = np.asarray(xs)
+    if np.iscomplexobj(a):  # a must-refuse case's sizes of the wrong type: their real part, without a ComplexWarning
+        a = a.real
     with np.errstate(over="ignore"):  # a product past float64's range is inf: bigger than any bound, as meant
-        return float(np.prod(np.asarray(xs, dtype=np.float64)))
+        return float(np.prod(a.astype(np.float64)))
 
 
 def _all(x):

@@ -42,8 +42,8 @@ def source_coordinates(mode: str, in_len: int, out_len: int, scale, roi: tuple[f
     if mode == "half_pixel":
         x = (y + half) / s - half
     elif mode == "half_pixel_symmetric":
-        width = s * n_in  # the fractional output width the scale asks for
-        offset = n_in / t(2) * (t(1) - int_out / width)
+        width = s * n_in  # the fractional output width the scale asks for (0 only for an empty axis)
+        offset = n_in / t(2) * (t(1) - int_out / width) if width else t(0)
         x = offset + (y + half) / s - half
     elif mode == "pytorch_half_pixel":
         x = (y + half) / s - half if n_out > 1 else np.zeros(out_len, dtype=dtype)
