@@ -58,4 +58,7 @@ def validate_version(spec: SpecVersion) -> VersionReport:
         return VersionReport(spec, f"does not import: {type(e).__name__}: {e}", (), written)
     if not has:
         return VersionReport(spec, "missing", (), written)
-    return VersionReport(spec, "yes", tuple(check_example(spec, ex) for ex in spec.examples), written)
+    from opconform.oracle.openvino.layers import check_layer  # an OpenVINO document's IR <layer> examples count as examples
+
+    results = tuple(check_example(spec, ex) for ex in spec.examples) + tuple(check_layer(spec, layer) for layer in spec.layers)
+    return VersionReport(spec, "yes", results, written)
