@@ -20,15 +20,18 @@ from opconform.model import RelationBroken
 
 CONVS = [s.id for pat in ("onnx::Conv-*", "onnx::ConvTranspose-*", "onnx::ConvInteger-*", "onnx::QLinearConv-*")
          for s in specs.select(pat)]
+POOLS = [s.id for pat in ("onnx::MaxPool-*", "onnx::AveragePool-*", "onnx::LpPool-*", "onnx::MaxUnpool-*", "onnx::Col2Im-*",
+                          "onnx::MaxRoiPool-*", "onnx::DeformConv-*") for s in specs.select(pat)]
 
 
 def test_every_version_the_installed_onnx_defines_has_a_spec():
     import onnx.defs
 
-    for op in ("Conv", "ConvTranspose", "ConvInteger", "QLinearConv"):
+    for op in ("Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool", "AveragePool", "LpPool", "MaxUnpool",
+               "Col2Im", "MaxRoiPool", "DeformConv"):
         defined = {s.since_version for s in onnx.defs.get_all_schemas_with_history()
-                   if s.name == op and s.domain == "" and s.since_version >= 10}
-        have = {int(sid.rsplit("-", 1)[1]) for sid in CONVS if sid.split("::")[1].rsplit("-", 1)[0] == op}
+                   if s.name == op and s.domain == "" and s.since_version >= 11}
+        have = {int(sid.rsplit("-", 1)[1]) for sid in CONVS + POOLS if sid.split("::")[1].rsplit("-", 1)[0] == op}
         assert defined <= have, (op, sorted(defined - have))
 
 
@@ -183,9 +186,6 @@ def test_conv_integer_accumulation_past_int32_is_undefined():
     big = np.full((1, 70000, 1, 1), 255, np.uint8)
     with pytest.raises(RelationBroken, match="integer_overflow"):
         oracle.evaluate(spec, [big, np.full((1, 70000, 1, 1), 127, np.int8), None, None], {})
-
-
-POOLS = [s.id for pat in ("onnx::MaxPool-*", "onnx::AveragePool-*", "onnx::LpPool-*") for s in specs.select(pat)]
 
 
 @pytest.mark.parametrize("sid", CONVS + POOLS)

@@ -128,3 +128,74 @@ def test_a_window_of_padding_only_is_undefined_where_padding_is_not_counted():
         oracle.evaluate(specs.load("onnx::MaxPool-22"), [x], attrs)
     counted = oracle.evaluate(specs.load("onnx::AveragePool-22"), [x], {**attrs, "count_include_pad": 1})[0]
     np.testing.assert_array_equal(counted.ravel(), [0, 1, 1])
+
+
+def test_max_unpool_is_a_partial_inverse_of_max_pool():
+    """"Pooling the result of an unpooling operation should give back the original input to the
+    unpooling op": MaxPool's values and Indices through MaxUnpool, then MaxPool again."""
+    rng = np.random.default_rng(3)
+    attrs = {"kernel_shape": [2, 2], "strides": [2, 2]}
+    x = rng.permutation(2 * 3 * 6 * 4).reshape(2, 3, 6, 4).astype(np.float32)
+    y, idx = oracle.evaluate(specs.load("onnx::MaxPool-22"), [x], attrs)
+    unpooled = oracle.evaluate(specs.load("onnx::MaxUnpool-22"), [y, idx, None], attrs)[0]
+    assert unpooled.shape == x.shape
+    np.testing.assert_array_equal(oracle.evaluate(specs.load("onnx::MaxPool-22"), [unpooled], attrs)[0], y)
+    # a 6x5 input unpools to 6x4 unless output_shape says 6x5; its indices count 6x5 positions
+    x = rng.permutation(2 * 3 * 6 * 5).reshape(2, 3, 6, 5).astype(np.float32)
+    y, idx = oracle.evaluate(specs.load("onnx::MaxPool-22"), [x], attrs)
+    expected = oracle.expectation(specs.load("onnx::MaxUnpool-22"), [y, idx, np.array([2, 3, 6, 5])], attrs)
+    (only,) = expected.alternatives  # the inferred-shape reading refuses these indices
+    assert only.policies["indices_over"] == "output_shape"
+    np.testing.assert_array_equal(only.outputs[0].reshape(-1)[idx.reshape(-1)], y.reshape(-1))
+
+
+def test_col2im_matches_the_fold_loop():
+    rng = np.random.default_rng(4)
+    image, block, strides, dilations, pads = (5, 4), (2, 3), (2, 1), (1, 1), (1, 0, 0, 1)
+    out = [(i + pads[a] + pads[2 + a] - d * (k - 1) - 1) // s + 1
+           for a, (i, k, s, d) in enumerate(zip(image, block, strides, dilations))]
+    cols = rng.standard_normal((2, 3 * 6, out[0] * out[1]))
+    got = oracle.evaluate(specs.load("onnx::Col2Im-18"), [cols, np.array(image), np.array(block)],
+                          {"strides": list(strides), "dilations": list(dilations), "pads": list(pads)})[0]
+    want = np.zeros((2, 3) + image)
+    for n, c, k0, k1, l0, l1 in itertools.product(range(2), range(3), range(2), range(3), range(out[0]), range(out[1])):
+        h, w = l0 * strides[0] - pads[0] + k0 * dilations[0], l1 * strides[1] - pads[1] + k1 * dilations[1]
+        if 0 <= h < image[0] and 0 <= w < image[1]:
+            want[n, c, h, w] += cols[n, c * 6 + k0 * 3 + k1, l0 * out[1] + l1]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_max_roi_pool_matches_the_bin_loop():
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 3, 6, 7))
+    rois = np.array([[0, 0.5, 1, 5, 4], [1, 2, 0, 6.5, 5], [1, 3, 3, 3, 3]])
+    scale, (ph, pw) = 0.75, (2, 3)  # exact in float32, as ONNX stores the attribute
+    got = oracle.evaluate(specs.load("onnx::MaxRoiPool-22"), [x, rois], {"pooled_shape": [ph, pw], "spatial_scale": scale})[0]
+    for r, (b, x1, y1, x2, y2) in enumerate(rois):
+        sx, sy, ex, ey = (int(np.floor(v * scale + 0.5)) for v in (x1, y1, x2, y2))
+        bh, bw = max(ey - sy + 1, 1) / ph, max(ex - sx + 1, 1) / pw
+        for i, j in itertools.product(range(ph), range(pw)):
+            h0, h1 = min(max(int(np.floor(i * bh)) + sy, 0), 6), min(max(int(np.ceil((i + 1) * bh)) + sy, 0), 6)
+            w0, w1 = min(max(int(np.floor(j * bw)) + sx, 0), 7), min(max(int(np.ceil((j + 1) * bw)) + sx, 0), 7)
+            want = x[int(b), :, h0:h1, w0:w1].max(axis=(1, 2)) if h1 > h0 and w1 > w0 else 0
+            np.testing.assert_allclose(got[r, :, i, j], want)
+
+
+def test_deform_conv_without_offsets_is_conv():
+    rng = np.random.default_rng(6)
+    x, w = rng.standard_normal((2, 4, 5, 6)), rng.standard_normal((6, 2, 3, 2))
+    attrs = {"pads": [1, 0, 1, 1], "strides": [2, 1], "dilations": [1, 2], "group": 2}
+    y = oracle.evaluate(specs.load("onnx::Conv-22"), [x, w, None], attrs)[0]
+    offset = np.zeros((2, 2 * 6 * 2) + y.shape[2:])
+    mask = np.full((2, 2 * 6) + y.shape[2:], 0.5)
+    got = oracle.evaluate(specs.load("onnx::DeformConv-22"), [x, w, offset, None, mask], {**attrs, "offset_group": 2})[0]
+    np.testing.assert_allclose(got, 0.5 * y, rtol=1e-12, atol=1e-12)
+    # an offset of exactly one pixel samples the neighbour: the same as shifting X
+    shifted = np.zeros_like(x)
+    shifted[:, :, :-1] = x[:, :, 1:]
+    attrs["pads"] = [0, 0, 1, 1]  # no padding above: a tap there would sample row 0 where Conv reads padding
+    y = oracle.evaluate(specs.load("onnx::Conv-22"), [shifted, w, None], attrs)[0]
+    offset = np.zeros((2, 2 * 6 * 2) + y.shape[2:])
+    offset[:, 0::2] = 1.0  # the H offset of every tap
+    got = oracle.evaluate(specs.load("onnx::DeformConv-22"), [x, w, offset], {**attrs, "offset_group": 2})[0]
+    np.testing.assert_allclose(got, y, rtol=1e-12, atol=1e-12)

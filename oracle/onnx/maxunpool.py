@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from opconform.model import RelationBroken
 from opconform.oracle.kernels import conv
 
 
@@ -26,6 +27,9 @@ def run(spec, inputs, attributes, policies):
     inferred = inferred_shape(x.shape, attributes)
     target = inferred if wanted is None else tuple(int(v) for v in np.asarray(wanted).reshape(-1))
     over = inferred if policies["indices_over"] == "inferred_shape" else target
+    if indices.size and int(indices.max()) >= int(np.prod(over, dtype=np.int64)):
+        raise RelationBroken(spec.id, "indices_in_range", "error",
+                             "an index past the positions of the shape the indices count under this reading")
     flat = np.zeros(int(np.prod(over, dtype=np.int64)), dtype=x.dtype)
     at, vals = indices.reshape(-1), x.reshape(-1)
     if policies["repeated_index"] == "first":  # written in reverse: the first of a repeated index stays
