@@ -52,7 +52,7 @@ def test_affinegrid_keeps_theta_type_and_leaves_one_pixel_open():
     theta = np.array([[[1, 0, 0], [0, 1, 0]]], dtype=np.float64)
     exp = oracle.expectation(specs.load("onnx::AffineGrid-20"), [theta, np.array([1, 1, 1, 2])], {"align_corners": 1})
     by = {a.policies["single_pixel"]: a.outputs[0] for a in exp.alternatives}
-    assert {k: v[0, 0, :, 1].tolist() for k, v in by.items()} == {"minus_one": [-1.0, -1.0], "zero": [0.0, 0.0]}
+    assert {k: v[0, 0, :, 1].tolist() for k, v in by.items()} == {"minus_one": [-1.0, -1.0], "zero": [0.0, 0.0], "plus_one": [1.0, 1.0]}
     assert all(v.dtype == np.float64 for v in by.values())
 
 

@@ -10,8 +10,8 @@ import numpy as np
 def positions(length: int, align_corners: bool, single: str) -> np.ndarray:
     """Normalized coordinates of `length` pixels along one axis."""
     if align_corners:
-        if length == 1:  # both corners are the one pixel: -1 (onnx.reference) or 0 (PyTorch)
-            return np.array([-1.0 if single == "minus_one" else 0.0])
+        if length == 1:  # both corners are the one pixel: -1 (onnx.reference), 0 (PyTorch) or 1
+            return np.array([{"minus_one": -1.0, "zero": 0.0, "plus_one": 1.0}[single]])
         return np.linspace(-1.0, 1.0, length)
     return (2.0 * np.arange(length) + 1.0) / length - 1.0
 
