@@ -34,6 +34,11 @@ def _with_leaf_rows(members: np.ndarray, count: int) -> np.ndarray:
 
 
 def run(spec, inputs, attributes, policies):
+    with np.errstate(all="ignore"):  # NaN and infinite features are data here
+        return _run(spec, inputs, attributes, policies)
+
+
+def _run(spec, inputs, attributes, policies):
     x = np.asarray(inputs[0])
     n_targets = int(attributes["n_targets"])
     modes = np.asarray(attributes["nodes_modes"]).reshape(-1).astype(np.int64)

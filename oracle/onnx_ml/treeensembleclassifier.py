@@ -34,6 +34,11 @@ def complement(scores: np.ndarray, voted: set[int], n_labels: int, transform: st
 
 
 def run(spec, inputs, attributes, policies):
+    with np.errstate(all="ignore"):  # NaN and infinite features are data here
+        return _run(spec, inputs, attributes, policies)
+
+
+def _run(spec, inputs, attributes, policies):
     x = np.asarray(inputs[0])
     labels = labels_of(attributes)
     forest, votes, _ = ml.node_tuple_forest(attributes, "class", "class_ids", labels.size, "SUM", spec.id)
