@@ -17,7 +17,7 @@ from opconform import dtypes
 from opconform.generator import onnx_model
 from opconform.model import Case, SpecVersion
 
-__all__ = ["build", "factory", "function_name", "ov_type", "constant", "ADAPTERS", "FUNCTION_NAMES"]
+__all__ = ["build", "factory", "function_name", "ov_type", "constant", "ADAPTERS", "FUNCTION_NAMES", "PARAMETER_NAMES", "VALUE_SPELLINGS"]
 
 # operator name -> callable(opset_module, args, attributes) -> openvino Node, for operators whose
 # Python function differs from the generic mapping.
@@ -28,6 +28,9 @@ ADAPTERS: dict[str, Callable[[Any, list, dict], Any]] = {}
 FUNCTION_NAMES = {"Abs": "absolute"}
 # operator name -> {IR attribute name: the factory's parameter name}, where they differ
 PARAMETER_NAMES = {"Clamp": {"min": "min_value", "max": "max_value"}}
+# (operator, attribute) -> {the document's spelling of a value: OpenVINO's}, where they differ
+# (OneHot-16's text says ignore-negative, OpenVINO's enum is ignore_negative: the spec's erratum)
+VALUE_SPELLINGS = {("OneHot", "negative_indices_mode"): {"ignore-negative": "ignore_negative"}}
 
 
 def function_name(operator: str) -> str:
@@ -56,16 +59,23 @@ def _opset_with(spec: SpecVersion) -> Any:
     """openvino.opset<since>, or the first later opset module whose factory builds the operator:
     the Python modules lag the C++ opsets (Asinh-3's asinh() is in openvino.opset4)."""
     first = importlib.import_module(f"openvino.opset{spec.since}")
-    if spec.operator in ADAPTERS or factory(first, spec.operator) is not None:
+    if spec.operator in ADAPTERS:
         return first
-    for n in range(spec.since + 1, 17):
+    found = []
+    for n in range(spec.since, 17):
         try:
             module = importlib.import_module(f"openvino.opset{n}")
         except ImportError:
             continue
-        if factory(module, spec.operator) is not None:
+        fn = factory(module, spec.operator)
+        if fn is None:
+            continue
+        # openvino.opset4.range is Range-1's factory (opset1.ops); Range-4's is opset4.ops.range,
+        # exported from openvino.opset16: the function defined for this version wins
+        if getattr(fn, "__module__", "") == f"openvino.opset{spec.since}.ops":
             return module
-    return first
+        found.append(module)
+    return found[0] if found else first
 
 
 def _call(fn: Callable, args: list, attributes: dict) -> Any:
@@ -79,14 +89,21 @@ def _call(fn: Callable, args: list, attributes: dict) -> Any:
     rest = {k: v for k, v in attributes.items() if k not in params}
     if rest and "attributes" in params:
         named["attributes"], rest = rest, {}
-    positional = [p for p in params.values() if p.default is inspect.Parameter.empty
-                  and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in named]
-    if len(args) < len(positional):
+    # the inputs fill the parameters the attributes leave, in order (opset12.pad takes pad_mode
+    # before its optional pad value: pad(arg, pads_begin, pads_end, pad_mode, arg_pad_value))
+    slots = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+             and p.name not in named and p.name != "name"]
+    required = [p for p in slots if p.default is inspect.Parameter.empty]
+    if len(args) < len(required):
         # the operation admits the input absent, its Python factory does not (opset3.cum_sum's axis):
         # this binding cannot build the case, which is no failure of the operation's
         raise RuntimeError(f"not supported by the Python factory {fn.__module__}.{fn.__name__}(): "
-                           f"it requires {positional[len(args)].name}, which the case leaves absent")
-    node = fn(*args, **named)
+                           f"it requires {required[len(args)].name}, which the case leaves absent")
+    order = [p.name for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(args) <= len(slots) and any(order.index(k) < len(args) for k in named if k in order):
+        node = fn(**dict(zip((p.name for p in slots), args)), **named)
+    else:  # positionally: some factories are wrappers whose own names differ (binary ops' left_node)
+        node = fn(*args, **named)
     for k, v in rest.items():
         node.set_attribute(k, v)
     return node
@@ -150,7 +167,8 @@ def build(spec: SpecVersion, case: Case):
         first = len(spec.inputs) - 1
         args = args[:first] + [args[first:]]
     renamed = PARAMETER_NAMES.get(spec.operator, {})
-    attributes = {renamed.get(k, k): _plain(v) for k, v in spec.resolved_attributes(case.attributes).items()}
+    attributes = {renamed.get(k, k): VALUE_SPELLINGS.get((spec.operator, k), {}).get(v, v) if isinstance(v, str) else _plain(v)
+                  for k, v in spec.resolved_attributes(case.attributes).items()}
     adapter = ADAPTERS.get(spec.operator)
     if adapter is not None:
         node = adapter(opset, args, attributes)

@@ -55,3 +55,23 @@ def test_axes_are_folded_into_the_signature(backend):
     other = dataclasses.replace(case_a, inputs=(x, np.array([1], np.int64)), attributes={})
     assert folded(spec, one).constant_inputs[1] and not folded(spec, one).constant_inputs[0]
     assert backend.signature(spec, one) != backend.signature(spec, other)
+
+
+# OpenVINO's own names where they differ from the documents' (its type info): ReLU is Relu, the
+# hyperbolic inverses of opset3 register under opset4, LogicalXor-1 under opset2
+TYPE_NAMES = {"PReLU": "PRelu", "ReLU": "Relu", "SoftMax": "Softmax"}
+VERSION_IDS = {"openvino::Acosh-3": "opset4", "openvino::Asinh-3": "opset4", "openvino::Atanh-3": "opset4",
+               "openvino::LogicalXor-1": "opset2"}
+
+
+@pytest.mark.parametrize("spec", VERSIONS, ids=lambda v: v.id)
+def test_the_model_holds_the_version_the_spec_names(spec):
+    case = sampling.generate(spec, 1, 5, kind="valid")[0]
+    try:
+        model = openvino_model.build(spec, case)
+    except RuntimeError as e:
+        assert "not supported by the Python factory" in str(e), e
+        return
+    ops = [op for op in model.get_ordered_ops() if op.get_type_name() not in ("Parameter", "Result", "Constant")]
+    assert [(op.get_type_name(), op.get_type_info().version_id) for op in ops] == \
+        [(TYPE_NAMES.get(spec.operator, spec.operator), VERSION_IDS.get(spec.id, f"opset{spec.since}"))]
