@@ -247,3 +247,25 @@ def test_one_hot_encoder_with_unknown_categories(kind):
     attrs = {"cats_strings": [str(c) for c in cats]} if kind == "string" else {"cats_int64s": [int(c) for c in cats]}
     (got,) = oracle.evaluate("onnx_ml::OneHotEncoder-1", [probe if kind == "string" else probe.astype(np.int64)], attrs)
     np.testing.assert_array_equal(got[:, 0, :], model.transform(probe).toarray())
+
+
+# ------------------------------------------------------------------ support vector machines
+
+@pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "sigmoid"])
+def test_svr_with_every_kernel(kernel):
+    from sklearn import svm
+
+    x = _data(features=2).astype(np.float64)
+    y = np.sin(x[:, 0]) + 0.5 * x[:, 1]
+    model = svm.SVR(kernel=kernel, degree=3, gamma=0.5, coef0=0.25, C=2.0).fit(x, y)
+    sv = model.support_vectors_
+    attrs = {"kernel_type": kernel.upper(), "kernel_params": [0.5, 0.25, 3.0], "n_supports": int(sv.shape[0]),
+             "support_vectors": sv.reshape(-1).astype(np.float32).tolist(),
+             "coefficients": model.dual_coef_[0].astype(np.float32).tolist(), "rho": [float(model.intercept_[0])]}
+    probe = _probe(x, np.zeros(0), np.zeros(0, dtype=np.int64)).astype(np.float32).astype(np.float64)
+    (got,) = oracle.evaluate("onnx_ml::SVMRegressor-1", [probe], attrs)
+    # the model's own parameters, rounded to float32 as the attributes store them
+    model.support_vectors_[:] = sv.astype(np.float32)
+    model.dual_coef_[:] = model.dual_coef_.astype(np.float32)
+    model.intercept_[:] = model.intercept_.astype(np.float32)
+    np.testing.assert_allclose(got[:, 0], model.predict(probe), rtol=1e-5, atol=1e-5)
