@@ -7,6 +7,7 @@ yet sent when the worker dies are not lost but rerun. Whatever the backend does 
 a hang, a memory blow-up) the parent sees and survives; this side only reports."""
 from __future__ import annotations
 
+import gc
 import os
 import warnings
 from time import perf_counter
@@ -49,6 +50,20 @@ def start(conn: Any, backend_ref: str, phase_flag: Any) -> Any:
     return backend
 
 
+def collect_garbage(phase: Any) -> None:
+    """The cyclic garbage collector's work, done here, in the backend's phase, instead of at whatever
+    allocation it would start on (main() turns it off): objects in reference cycles may hold the
+    runtime's (an OpenVINO tensor or model), whose destructors are its code; run in the middle of
+    opconform's code, a death in one was charged to opconform. As often as the collector would
+    run itself (its thresholds), checked once a case."""
+    counts, thresholds = gc.get_count(), gc.get_threshold()
+    if counts[0] < thresholds[0]:
+        return
+    generation = 2 if counts[2] >= thresholds[2] else 1 if counts[1] >= thresholds[1] else 0
+    with phase("backend"):
+        gc.collect(generation)
+
+
 def messages(conn: Any) -> Iterator[tuple]:
     """The batches the parent sends, (spec versions by id, batch, *more), until it sends None or closes."""
     while True:
@@ -68,6 +83,7 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
     backend = start(conn, backend_ref, phase_flag)
     if backend is None:
         return
+    gc.disable()  # collected in the backend's phase between cases (collect_garbage)
     from opconform import specs
     from opconform.backends import base  # noqa: F401 -- the harness's own messages
     from opconform.suites import record
@@ -90,6 +106,7 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             try:
                 spec = known.get(spec_id) or specs.load(spec_id)
                 outcome = backend.execute(spec, case)
+                collect_garbage(base.phase)
                 result = record.make(spec, case, outcome, backend.name, shard=shard, encoded=pre)
                 harness = perf_counter() - t0 - outcome.backend_seconds - outcome.build_seconds
             except Exception as e:  # noqa: BLE001 - opconform's own failure: its verdict, never the backend's

@@ -98,3 +98,27 @@ def test_the_isolated_worker_retries_a_death_left_by_an_earlier_case(tmp_path, m
             isolated.run(spec, death)  # dies in opconform's code alone too: opconform's
     finally:
         isolated.close()
+
+
+def test_a_runtime_object_freed_by_the_garbage_collector_is_the_backends(tmp_path):
+    # a cycle holding an object whose destructor kills the process: the collector frees it in the
+    # backend's phase (the worker collects there, after the case), never in opconform's code
+    cases = _cases(12)
+    order = ["pass", "cycle-death"] + ["pass"] * (len(cases) - 2)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({c.id: b for c, b in zip(cases, order)}))
+    got, lost = {}, {}
+    pool = WorkerPool(BROKEN, jobs=1, timeout=30, memory_limit_mb=None, shard=None,
+                      on_result=lambda j: got.setdefault(j.case_id, []).append(j.verdict),
+                      on_lost=lambda item, status, message: lost.setdefault(item[1].id, []).append(status))
+    pool._ctx = multiprocessing.get_context("spawn")
+    mp = pytest.MonkeyPatch()
+    mp.setenv(broken.PLAN_ENV, str(plan))
+    try:
+        stats = pool.run([[(SPEC, c) for c in cases]], {SPEC: specs.load(SPEC)})
+    finally:
+        mp.undo()
+    assert (stats.crashes, stats.harness_deaths, stats.deaths_not_reproduced) == (1, 0, 0), stats
+    # the collection due right after its case: that case's crash
+    assert lost == {cases[order.index("cycle-death")].id: ["crash"]}
+    assert sorted(list(got) + list(lost)) == sorted(c.id for c in cases)

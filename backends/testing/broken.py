@@ -4,7 +4,9 @@ or its adapter code (marked phase("harness"), as a real backend's tensor convers
 ("harness") or kills the process ("harness-death"): opconform's failures, never the backend's.
 "damage" answers right but leaves the process damaged, as a runtime that corrupts its heap does:
 the next case in the same process dies in opconform's code (glibc's checks abort wherever memory
-is freed next), which the runner must not charge to opconform.
+is freed next), which the runner must not charge to opconform. "cycle-death" answers right and
+leaves a reference cycle holding an object whose destructor kills the process (as a runtime's
+object in a cycle may): whenever the garbage collector frees it, it is the backend's crash.
 
     opconform run --backend opconform.backends.testing.broken:BrokenBackend ...
 
@@ -35,7 +37,8 @@ PLAN_ENV = "OPCONFORM_BROKEN_PLAN"
 _VERDICTS = {"pass": "pass", "slow": "pass", "segv": "crash", "abort": "crash", "memory": "crash", "hang": "timeout",
              "wrong-shape": "wrong-shape", "wrong-dtype": "wrong-dtype", "mismatch": "mismatch",
              "missing": "missing-output", "refuse": "error", "unsupported": "unsupported",
-             "harness": "harness-error", "harness-death": "harness-error", "damage": "pass"}
+             "harness": "harness-error", "harness-death": "harness-error", "damage": "pass",
+             "cycle-death": "crash"}
 
 
 class Unsupported(RuntimeError):
@@ -112,6 +115,8 @@ class BrokenBackend(Backend):
             time.sleep(0.2)
         if chosen == "damage":
             _damaged[0] = True
+        if chosen == "cycle-death":
+            _leave_doomed_cycle()
         if chosen == "memory":
             _blow_up()
         if chosen == "refuse":
@@ -135,6 +140,19 @@ class BrokenBackend(Backend):
             i = next((k for k in asked if np.size(right[k])), asked[0])
             out[i] = _differing(right[i], [a.outputs[i] for a in alternatives])
         return out
+
+
+class _Doomed:
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def _leave_doomed_cycle() -> None:
+    doomed = _Doomed()
+    doomed.me = doomed
+    # objects enough that the collector is due: running by itself, it would run while `doomed` is
+    # still held here, and free the cycle at some later allocation, most likely in opconform's code
+    doomed.junk = [[] for _ in range(2000)]
 
 
 def can_mismatch(case: Case) -> bool:
