@@ -52,7 +52,10 @@ def run(spec, inputs, attributes, policies):
                 valid = valid & (at >= 0) & (at < spatial[a])
                 flat = flat + np.clip(at, 0, max(spatial[a] - 1, 0)).astype(np.int64) * int(steps[a])
             vals = xg[n_at, g_at, :, flat] if xg.shape[-1] else np.zeros(sampled.shape)
-            sampled += np.where(valid, weight, 0.0)[..., None] * vals
+            # a corner outside X, or of weight 0 (a sample exactly on a grid line), adds nothing:
+            # not 0 * inf or 0 * NaN of an element the interpolation does not read
+            used = valid & (weight != 0)
+            sampled += np.where(used[..., None], weight[..., None] * vals, 0.0)
     sampled *= m[..., None]
     # (N, og, K.., O.., C/og) -> (N, C, O.., K..): the windows Conv multiplies
     order = (0, 1, sampled.ndim - 1) + tuple(range(2 + n_sp, 2 + 2 * n_sp)) + tuple(range(2, 2 + n_sp))

@@ -48,7 +48,8 @@ def run(spec, inputs, attributes, policies):
         if policies["nan"] == "propagate":
             y = np.max(filled, axis=(-2, -1), initial=-np.inf)
         else:
-            y = np.fmax.reduce(filled.reshape(filled.shape[:4] + (-1,)), axis=-1) if H * W else np.full(filled.shape[:4], -np.inf)
+            flat = filled.reshape(filled.shape[:4] + (H * W,))
+            y = np.fmax.reduce(flat, axis=-1) if H * W else np.full(filled.shape[:4], -np.inf)
             y = np.where(np.all(np.isnan(filled) | ~inside, axis=(-2, -1)) & np.any(inside, axis=(-2, -1)), np.nan, y)
     y = np.where(np.any(mask, axis=(-2, -1))[:, None], y, 0.0)
     return (linalg.narrow(y, x.dtype),)
