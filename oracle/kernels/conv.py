@@ -124,7 +124,7 @@ def grouped_columns(cols: np.ndarray, group: int) -> np.ndarray:
 def grouped_filters(w: np.ndarray, group: int) -> np.ndarray:
     """W (M, C/G, K..) as the right operand: (G, C/G * prod(K), M/G)."""
     m = w.shape[0]
-    return w.reshape(group, m // group, -1).transpose(0, 2, 1)
+    return w.reshape(group, m // group, int(np.prod(w.shape[1:], dtype=np.int64))).transpose(0, 2, 1)
 
 
 def ungrouped(y: np.ndarray, n_batch: int, outs: tuple[int, ...]) -> np.ndarray:
@@ -144,9 +144,10 @@ def convolve(x: np.ndarray, w: np.ndarray, win: Window, group: int, spec_id: str
     narrow = precision.is_float(x) and precision.narrow_policy(policies)
     # widened before the windows are gathered: one copy of the windows, already in the product's type
     t = x.dtype if narrow else (np.float64 if precision.is_float(x) else np.int64)
-    xw = x.astype(t, copy=False)
+    with np.errstate(invalid="ignore"):  # ml_dtypes flag a NaN they widen exactly
+        xw, ww = x.astype(t, copy=False), w.astype(t, copy=False)
     cols = grouped_columns(windows(padded(xw, win, np.zeros((), dtype=t)), win), group)
-    filt = grouped_filters(w.astype(t, copy=False), group)
+    filt = grouped_filters(ww, group)
     if not precision.is_float(x):
         precision.refuse_overflow(spec_id, linalg.matmul_overflow(cols, filt, np.int32),
                                   "the int32 accumulation of a window's products")
@@ -155,7 +156,8 @@ def convolve(x: np.ndarray, w: np.ndarray, win: Window, group: int, spec_id: str
         precision.refuse_order_dependent_products(spec_id, cols, filt, policies)
         y = linalg.matmul_narrow(cols, filt) if cols.shape[-1] else np.zeros(cols.shape[:2] + filt.shape[-1:], x.dtype)
     else:
-        y = np.matmul(cols, filt)
+        with np.errstate(all="ignore"):  # inf * 0 and sums past float64: IEEE results, as the text means
+            y = np.matmul(cols, filt)
     return ungrouped(y, x.shape[0], win.out)
 
 
@@ -232,7 +234,8 @@ def convolve_transposed(x: np.ndarray, w: np.ndarray, geo: Transposed, group: in
         precision.refuse_order_dependent_products(spec_id, xs, ws, policies)
         prod = linalg.matmul_narrow(xs, ws) if xs.shape[-1] else np.zeros(xs.shape[:2] + ws.shape[-1:], t)
     else:
-        prod = np.matmul(xs.astype(np.float64), ws.astype(np.float64))
+        with np.errstate(all="ignore"):  # widened NaNs, inf * 0, sums past float64: IEEE results
+            prod = np.matmul(xs.astype(np.float64), ws.astype(np.float64))
     # (G, N, I, M/G, K) -> (N, G, M/G, I, K): one row of scattered terms per output channel
     prod = prod.reshape(group, N, size_i, mg, size_k).transpose(1, 0, 3, 2, 4).reshape(N * group * mg, size_i * size_k)
     full = [s * (i - 1) + (k - 1) * d + 1 for s, i, k, d in zip(geo.strides, spatial, geo.kernel, geo.dilations)]

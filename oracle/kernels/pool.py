@@ -67,7 +67,8 @@ def maximum(spec_id: str, x: np.ndarray, win: conv.Window, nan: str, ties: str,
     spatial = x.shape[2:]
     inside = flat(codes(spatial, win), n) == INPUT
     refuse_empty(spec_id, inside, "maximum")
-    w = x.astype(np.float64) if precision.is_float(x) else x.astype(np.int64)
+    with np.errstate(invalid="ignore"):  # ml_dtypes flag a NaN they widen exactly
+        w = x.astype(np.float64) if precision.is_float(x) else x.astype(np.int64)
     if w.dtype == np.float64:  # a signaling NaN quieted: np.fmax returns NaN for one (IEEE maxNum)
         w = np.where(np.isnan(w), np.nan, w)
     low = -np.inf if w.dtype == np.float64 else np.iinfo(np.int64).min

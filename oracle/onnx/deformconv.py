@@ -43,7 +43,7 @@ def run(spec, inputs, attributes, policies):
     n_at = np.arange(N).reshape((N,) + (1,) * (1 + 2 * n_sp))
     g_at = np.arange(og).reshape((1, og) + (1,) * (2 * n_sp))
     sampled = np.zeros((N, og) + kernel + out + (C // og,))
-    with np.errstate(invalid="ignore"):
+    with np.errstate(all="ignore"):  # the products masked out below are those of elements not read
         for corner in itertools.product((0, 1), repeat=n_sp):  # 2^n corners, not positions
             weight, valid, flat = 1.0, True, 0
             for a, c in enumerate(corner):
@@ -56,11 +56,13 @@ def run(spec, inputs, attributes, policies):
             # not 0 * inf or 0 * NaN of an element the interpolation does not read
             used = valid & (weight != 0)
             sampled += np.where(used[..., None], weight[..., None] * vals, 0.0)
-    sampled *= m[..., None]
+    with np.errstate(all="ignore"):  # an infinite sample times a mask of 0: IEEE's NaN, as the text's product
+        sampled *= m[..., None]
     # (N, og, K.., O.., C/og) -> (N, C, O.., K..): the windows Conv multiplies
     order = (0, 1, sampled.ndim - 1) + tuple(range(2 + n_sp, 2 + 2 * n_sp)) + tuple(range(2, 2 + n_sp))
     cols = sampled.transpose(order).reshape((N, C) + out + kernel)
     group = int(attributes.get("group") or 1)
-    y = np.matmul(conv.grouped_columns(cols, group), conv.grouped_filters(w, group))
+    with np.errstate(all="ignore"):  # inf * 0 and sums past float64: IEEE results
+        y = np.matmul(conv.grouped_columns(cols, group), conv.grouped_filters(w, group))
     y = conv.ungrouped(y, N, out)
     return (with_bias(y, b, np.asarray(inputs[0]).dtype, {"intermediate_precision": "wide"}),)
