@@ -17,10 +17,16 @@ def inputs(draw, d: Draft) -> None:
         return
     text = x.dtype.kind in "OUST"
     present = sorted({str(v) if text else int(v) for v in x.reshape(-1)})
-    keys = [v for v in present if draw(st.integers(0, 3)) > 0] + ["not_in_x" if text else max(present, default=0) + 1]
+    keys = [v for v in present if draw(st.integers(0, 3)) > 0] + ["not_in_x" if text else _absent(present)]
     others = list(range(len(keys))) if text else [f"label_{k}" for k in range(len(keys))]
     order = draw(st.permutations(range(len(keys))))
     keys = [keys[i] for i in order]
     d.attributes["cats_strings" if text else "cats_int64s"] = keys
     d.attributes["cats_int64s" if text else "cats_strings"] = others
     d.notes.append(f"keys:{len(keys) - 1}of{len(present)}")
+
+
+def _absent(present: list[int]) -> int:
+    """An int64 X lacks: past its largest value, or below its smallest where that is int64's maximum."""
+    top = max(present, default=0)
+    return top + 1 if top < np.iinfo(np.int64).max else min(present) - 1
