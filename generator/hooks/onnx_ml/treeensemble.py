@@ -76,4 +76,4 @@ def _encode(draw, d: Draft, trees: list[_forest.Tree], dtype: np.dtype) -> None:
         d.attributes["membership_values"] = np.asarray(members, dtype=dtype)
     d.attributes.pop("nodes_hitrates", None)
     if _forest.given(draw, d, "nodes_hitrates"):
-        d.attributes["nodes_hitrates"] = np.ones(len(nodes), dtype=dtype)
+        d.attributes["nodes_hitrates"] = np.ones(len(nodes), dtype=np.float32)  # relation hitrates_float
