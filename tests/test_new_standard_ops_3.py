@@ -109,3 +109,51 @@ def test_rotary_embedding_fused_policy_keeps_the_cancellation_residual():
                 oracle.expectation(spec, [x, cos, sin, np.zeros((1, 1), np.int64)], {}).alternatives}
     assert outcomes["wide"][0, 0, 0, 0] == 0.0
     assert outcomes["fused"][0, 0, 0, 0] != 0.0 and abs(outcomes["fused"][0, 0, 0, 0]) < 1e31
+
+
+# ------------------------------------------------------------------ Attention
+def _attention(sid: str, inputs: list, **attributes):
+    return oracle.evaluate(specs.load(sid), inputs, attributes, {"intermediate_precision": "wide"})
+
+
+def _reference_attention(q, k, v, bias):
+    """softmax(Q K^T / sqrt(d) + bias) V for one head, in float64."""
+    s = q @ k.T / np.sqrt(q.shape[-1]) + bias
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return (e / e.sum(axis=-1, keepdims=True)) @ v
+
+
+def test_attention_repeats_kv_heads_in_place_and_masks_causally_past_the_cache():
+    rng = np.random.default_rng(5)
+    q = rng.standard_normal((1, 4, 3, 2))
+    k, v = rng.standard_normal((1, 2, 2, 2)), rng.standard_normal((1, 2, 2, 3))
+    past_k, past_v = rng.standard_normal((1, 2, 1, 2)), rng.standard_normal((1, 2, 1, 3))
+    y, present_k, present_v, _ = _attention("onnx::Attention-23", [q, k, v, None, past_k, past_v], is_causal=1)
+    assert np.array_equal(present_k, np.concatenate([past_k, k], axis=2))
+    keys, values = present_k[0], present_v[0]
+    # query i attends key j iff j <= i + past_sequence_length (1); query head h reads kv head h // 2
+    bias = np.where(np.arange(3)[None, :] <= np.arange(3)[:, None] + 1, 0.0, -np.inf)
+    for h in range(4):
+        np.testing.assert_allclose(y[0, h], _reference_attention(q[0, h], keys[h // 2], values[h // 2], bias), rtol=1e-12)
+
+
+def test_attention_fully_masked_row_is_zero_and_short_mask_is_padded():
+    q = k = v = np.ones((1, 1, 2, 2))
+    mask = np.array([[True, True], [False, False]])
+    y = _attention("onnx::Attention-23", [q, k, v, mask])[0]
+    assert np.array_equal(y[0, 0, 1], [0.0, 0.0]) and np.all(np.isfinite(y))
+    # from 24 a mask shorter than the keys is padded with -inf: one column attends key 0 only
+    v2 = np.array([[[[1.0, 0.0], [0.0, 1.0]]]])
+    y24 = _attention("onnx::Attention-24", [q, k, v2, np.zeros((2, 1))])[0]
+    np.testing.assert_allclose(y24[0, 0], [[1.0, 0.0], [1.0, 0.0]])
+    y23 = _attention("onnx::Attention-23", [q, k, v2, np.zeros((2, 1))])[0]  # 23: broadcast, both keys
+    np.testing.assert_allclose(y23[0, 0], [[0.5, 0.5], [0.5, 0.5]])
+
+
+def test_attention_3d_inputs_are_heads_side_by_side():
+    rng = np.random.default_rng(6)
+    q4, k4, v4 = rng.standard_normal((2, 2, 3, 4)), rng.standard_normal((2, 2, 5, 4)), rng.standard_normal((2, 2, 5, 3))
+    flat = [np.swapaxes(x, 1, 2).reshape(x.shape[0], x.shape[2], -1) for x in (q4, k4, v4)]
+    y4 = _attention("onnx::Attention-23", [q4, k4, v4])[0]
+    y3 = _attention("onnx::Attention-23", flat, q_num_heads=2, kv_num_heads=2)[0]
+    np.testing.assert_allclose(y3, np.swapaxes(y4, 1, 2).reshape(2, 3, 6), rtol=1e-12)

@@ -75,7 +75,7 @@ def _bias(spec, mask, nonpad, attributes, batch, q_len, total, past_len, work) -
     if mask is not None:
         m = np.where(mask, 0.0, -np.inf) if mask.dtype == np.bool_ else mask.astype(np.float64)
         short = total - m.shape[-1]
-        if short > 0:  # from 24: a mask shorter than the keys is padded with -inf
+        if short > 0 and spec.since >= 24:  # from 24 a mask shorter than the keys is padded with -inf (23: broadcast)
             m = np.concatenate([m, np.full(m.shape[:-1] + (short,), -np.inf)], axis=-1)
         with np.errstate(invalid="ignore"):
             bias = (bias + m).astype(work)
