@@ -282,9 +282,10 @@ def _shrink_group(g: Group, executor: _Executor, *, seed: int, budget: float, ma
             passes = [SEARCH_PROFILE] + ([profile] if profile != SEARCH_PROFILE else [])
             for i, size in enumerate(passes):
                 left = budget - (monotonic() - t0)
-                share = left if i == len(passes) - 1 else left / 2
-                if case is not None or share < MIN_GROUP_SECONDS / 2:
+                if i and (case is not None or left < MIN_GROUP_SECONDS / 2):
                     break
+                # the first pass always runs; it leaves half the time to the next unless that is too short
+                share = left if i == len(passes) - 1 or left < 2 * MIN_GROUP_SECONDS else left / 2
                 case = search(spec, g, lambda c: executor.answer(spec, c), seed=seed, budget=share,
                               max_examples=max_examples, profile=size)
         finally:
