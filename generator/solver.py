@@ -962,7 +962,10 @@ def _listed_value(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | 
 
 def _exactly_one(rid: str, part: ast.AST, when, names: _Names, check) -> Fix | None:
     """`present(a) + .. + present(b) == 1` (either side) over attributes: a fix keeping one of them
-    given and leaving the others out, and a breaker giving none or two."""
+    given and leaving the others out, and a breaker giving none or two. A bare `present(a)` is the
+    sum of one (Scaler's offset: drawn absent half the time, every such draft was rejected)."""
+    if _present_sum(part) is not None and len(_present_sum(part)) == 1:
+        part = ast.Compare(left=part, ops=[ast.Eq()], comparators=[ast.Constant(1)])
     if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.Eq)):
         return None
     for lhs, rhs in ((part.left, part.comparators[0]), (part.comparators[0], part.left)):
