@@ -15,7 +15,8 @@ from opconform.oracle.kernels import precision
 def run(spec, inputs, attributes, policies):
     x, cos, sin, positions = (np.asarray(a) if a is not None else None for a in (list(inputs) + [None])[:4])
     t = x.dtype
-    tokens = np.transpose(x, (0, 2, 1, 3)) if x.ndim == 4 else x.reshape(x.shape[:2] + (int(attributes["num_heads"]), -1))
+    # 3-D X: hidden = num_heads * head_size, the head size stated rather than -1 (an empty X has no inferable -1)
+    tokens = np.transpose(x, (0, 2, 1, 3)) if x.ndim == 4 else x.reshape(x.shape[:2] + (heads := int(attributes["num_heads"]), x.shape[2] // heads))
     head_size = tokens.shape[3]
     rdim = int(attributes.get("rotary_embedding_dim") or 0) or head_size
     if positions is not None:

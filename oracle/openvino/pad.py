@@ -15,7 +15,9 @@ def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tu
     value = inputs[3] if len(inputs) > 3 and inputs[3] is not None else None
     widths = [(max(b, 0), max(e, 0)) for b, e in zip(begin, end)]
     mode = attributes["pad_mode"]
-    if mode == "constant":
+    if data.ndim == 0:  # no axis to pad (numpy.pad refuses an empty list of widths)
+        padded = data
+    elif mode == "constant":
         fill = np.zeros((), dtype=data.dtype) if value is None else np.asarray(value, dtype=data.dtype)
         padded = np.pad(data, widths, mode="constant", constant_values=fill)
     elif data.size == 0 or not any(w for pair in widths for w in pair):
