@@ -20,7 +20,8 @@ def inputs(draw, d: Draft) -> None:
         one_d = x.ndim == 1 and rows == 1
         d.inputs[i] = default.input_array(draw, d, i, shape=(cols,) if one_d else (rows, cols))
         sizes.append(cols)
-    if sizes and draw(st.integers(0, 7)) == 0:
+    # an inner value: Hypothesis favours a range's bounds, so "== 0" came up in about 4 drafts of 10
+    if sizes and draw(st.integers(0, 7)) == 3:
         sizes[0] += 1
         d.notes.append("sizes:one_off")
     d.attributes["inputdimensions"] = sizes
