@@ -32,7 +32,8 @@ def run(spec, inputs, attributes, policies):
     batch, q_heads, q_len, head_size = q.shape
     total = present_key.shape[2]
     scale = attributes.get("scale")
-    root = np.sqrt(1.0 / np.sqrt(head_size) if scale is None else float(scale))
+    # head_size 0: Q and K have no element to scale, so the default's 1/sqrt(0) = inf meets nothing
+    root = np.sqrt((1.0 / np.sqrt(head_size) if head_size else 1.0) if scale is None else float(scale))
     if narrow:
         root = t1.type(root)  # ScaleFactorF = Cast(ScaleFactorSqrt, to=T1)
     bias = _bias(spec, mask, nonpad, attributes, batch, q_len, total, 0 if past_key is None else past_key.shape[2], work)

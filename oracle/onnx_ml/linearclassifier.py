@@ -20,5 +20,6 @@ def run(spec, inputs, attributes, policies):
     if rows == 1 and labels.size == 2:
         first = -s[:, 0] if policies["binary_scores"] == "negated" else 1 - s[:, 0]
         s = np.stack([first, s[:, 0]], axis=1)
-    z = ml.post_transform(s, transform, policies, spec.id).astype(np.float32)
+    with np.errstate(over="ignore"):  # rounded once to float32: a score past its range is +-inf
+        z = ml.post_transform(s, transform, policies, spec.id).astype(np.float32)
     return (top_labels(z, labels, policies["ties"]), z)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from opconform.oracle.kernels import ml
+from opconform.oracle.kernels.elementwise import wide
 
 
 def scores(x: np.ndarray, coefficients, intercepts, rows: int) -> np.ndarray:
     """X (as [N, F]) times the coefficients read as [rows, F], plus the intercepts, in float64."""
-    x2 = np.asarray(x, dtype=np.float64).reshape(-1, x.shape[-1]) if x.ndim == 1 else np.asarray(x, dtype=np.float64)
+    x2 = wide(x).reshape(-1, x.shape[-1]) if x.ndim == 1 else wide(x)  # wide: a signaling NaN quiets silently
     w = np.asarray(coefficients, dtype=np.float32).astype(np.float64).reshape(rows, x2.shape[1])
     with np.errstate(all="ignore"):
         s = x2 @ w.T if x2.shape[1] else np.zeros((x2.shape[0], rows))
@@ -22,4 +23,6 @@ def scores(x: np.ndarray, coefficients, intercepts, rows: int) -> np.ndarray:
 def run(spec, inputs, attributes, policies):
     x = np.asarray(inputs[0])
     s = scores(x, attributes["coefficients"], attributes.get("intercepts"), int(attributes["targets"]))
-    return (ml.post_transform(s, attributes["post_transform"], policies, spec.id).astype(np.float32),)
+    z = ml.post_transform(s, attributes["post_transform"], policies, spec.id)
+    with np.errstate(over="ignore"):  # rounded once to float32: a score past its range is +-inf
+        return (z.astype(np.float32),)

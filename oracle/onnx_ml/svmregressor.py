@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from opconform.oracle.kernels import ml
+from opconform.oracle.kernels.elementwise import wide
 
 
 def kernel(x: np.ndarray, sv: np.ndarray, kind: str, params) -> np.ndarray:
@@ -23,7 +24,7 @@ def kernel(x: np.ndarray, sv: np.ndarray, kind: str, params) -> np.ndarray:
 
 
 def run(spec, inputs, attributes, policies):
-    x = np.asarray(inputs[0]).astype(np.float64)
+    x = wide(inputs[0])  # a signaling NaN quiets silently
     coef = np.asarray(attributes["coefficients"], dtype=np.float32).astype(np.float64)
     rho = float(np.float32(attributes["rho"][0]))
     n = int(attributes["n_supports"])
@@ -36,4 +37,4 @@ def run(spec, inputs, attributes, policies):
         if attributes["one_class"]:
             score = np.where(score > 0, 1.0, -1.0)
         out = ml.post_transform(score[:, None], attributes["post_transform"], policies, spec.id)
-    return (out.astype(np.float32),)
+        return (out.astype(np.float32),)  # rounded once to float32: past its range is +-inf

@@ -48,9 +48,9 @@ def _as_attribute(a: Attribute | None, v: Any) -> Any:
 def _typed_like_siblings(onnx: SpecVersion, texts: Sequence[str | None], args: list, ours: set[str], env: dict) -> None:
     """A computed ONNX input takes the element type of the input it shares a type variable with
     that is passed as it is (Clamp's min, from a float attribute, becomes the data's type: ONNX's
-    Clip wants that), else the one element type of our inputs its expression reads (OneHot's
-    values, from on_value and off_value; the relation language's asarray of a tuple is int64).
-    In place."""
+    Clip wants that), else the port's one element type (Split's split), else the one element type of
+    our inputs its expression reads (OneHot's values, from on_value and off_value; the relation
+    language's asarray of a tuple is int64). In place."""
     by_var = {}
     for k, text in enumerate(texts):
         port = onnx.inputs[min(k, len(onnx.inputs) - 1)]
@@ -61,7 +61,10 @@ def _typed_like_siblings(onnx: SpecVersion, texts: Sequence[str | None], args: l
         if text is None or text in ours or args[k] is None:
             continue
         read = {np.asarray(env[n]).dtype for n in expr.names(text) & ours if env.get(n) is not None}
-        target = by_var.get(port.type_var) or (read.pop() if len(read) == 1 else None)
+        # a port of one element type takes it: Split's int64 split from an int32 split_lengths, whose
+        # computed -1 length may not fit int32
+        fixed = dtypes.numpy_dtype(port.types[0]) if not port.type_var and len(port.types) == 1 else None
+        target = fixed or by_var.get(port.type_var) or (read.pop() if len(read) == 1 else None)
         if target is not None:
             args[k] = args[k].astype(target)
 

@@ -16,4 +16,4 @@ def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tu
     with np.errstate(all="ignore"):
         w = wide(x)
         y = np.where(w >= 0, w, wide(slope) * w)  # one rounding to T: the product is exact in float64
-    return (np.broadcast_to(y, x.shape).astype(x.dtype),)
+        return (np.broadcast_to(y, x.shape).astype(x.dtype),)  # past T's range: +-inf, as IEEE rounds

@@ -17,8 +17,9 @@ def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tu
     if attributes.get("mode", "half_to_even") == "half_to_even":
         return mapped.run(spec, inputs, attributes, policies)
     w = wide(x)
-    whole = np.trunc(w)
-    # x - trunc(x) is exact, so a half is recognised without the rounding of x + 0.5
+    # x - trunc(x) is exact, so a half is recognised without the rounding of x + 0.5; a NaN
+    # (a signaling one included) stays NaN
     with np.errstate(invalid="ignore"):
+        whole = np.trunc(w)
         y = whole + np.where(np.abs(w - whole) >= 0.5, np.sign(w), 0.0)
     return (y.astype(x.dtype),)
