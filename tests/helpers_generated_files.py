@@ -19,6 +19,7 @@ from onnx import helper, numpy_helper
 
 from opconform import dtypes, oracle, specs, tensors
 from opconform.generator import onnx_model
+from opconform.specs import dialects
 from opconform.model import Case, SpecVersion
 
 
@@ -98,7 +99,7 @@ def check_case(out: Path, entry: dict, seen: Counter | None = None) -> list[str]
     seen: counts the element types of the output files compared, and "0-d" for scalars."""
     spec, case = specs.load(entry["spec_id"]), Case.from_json(entry["case"])
     d = out / entry["dir"]
-    if spec.dialect == "onnx":
+    if dialects.get(spec.dialect).format == "onnx":  # ai.onnx.ml cases are ONNX test directories too
         inputs, attributes, outputs = onnx_case_from_files(d)
     else:
         inputs, attributes, outputs = openvino_case_from_files(d, entry, spec, case)
