@@ -1,6 +1,8 @@
 """tract (Sonos' Rust inference engine) through its Python binding (extra: tract).
 
-tract loads ONNX from a path only, so each model passes through a temporary file. It often
+tract loads ONNX from a path only, so each model passes through a temporary file: one name per
+worker process, so that a worker tract kills while it loads a model leaves one file, which the next
+worker to start removes. It often
 cannot type a graph with symbolic dimensions; then the signature gets one model per input shape.
 Some bad inputs make tract abort the whole process: the runner's worker isolation covers that."""
 from __future__ import annotations
@@ -14,6 +16,7 @@ import onnx
 
 from opconform.backends.onnx_base import OnnxBackend
 
+_PREFIX = "opconform-tract-"
 _UNSUPPORTED = ("not supported", "unsupported", "not implemented", "unimplemented", "unknown datumtype")
 
 
@@ -26,14 +29,16 @@ class TractBackend(OnnxBackend):
 
         self._tract = tract
         self._onnx = tract.onnx()
+        self._model_path = os.path.join(tempfile.gettempdir(), f"{_PREFIX}{os.getpid()}.onnx")
+        _remove_left_behind()
 
     def version(self) -> str:
         return str(self._tract.version())
 
     def load(self, model: onnx.ModelProto) -> Any:
-        fd, path = tempfile.mkstemp(suffix=".onnx", prefix="opconform-tract-")
+        path = self._model_path
         try:
-            with os.fdopen(fd, "wb") as f:
+            with open(path, "wb") as f:
                 f.write(model.SerializeToString())
             return self._onnx.load(path).into_model().into_runnable()
         finally:
@@ -53,3 +58,25 @@ class TractBackend(OnnxBackend):
         if isinstance(exc, TypeError) and "dtype" in text:
             return "unsupported"
         return "error"
+
+
+def _remove_left_behind() -> None:
+    """Model files of workers that died while tract loaded them (their process is gone)."""
+    directory = tempfile.gettempdir()
+    for name in os.listdir(directory):
+        pid = name[len(_PREFIX):-len(".onnx")] if name.startswith(_PREFIX) and name.endswith(".onnx") else ""
+        if pid.isdigit() and not _alive(int(pid)):
+            try:
+                os.unlink(os.path.join(directory, name))
+            except OSError:
+                pass  # another worker removed it first
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True

@@ -26,7 +26,10 @@ _UNSUPPORTED = ("opnotimplemented", "not supported", "unsupported", "not impleme
                 "is not a valid", "unknown dtype", "cannot convert type", "does not support",
                 "only constant", "requires the input tensor to have", "unknown intrinsic",
                 # its runtime's NumPy bridge does not pack sub-byte arrays (int4, int2) it compiles for
-                "tensorcopyfrombytes: size mismatch")
+                "tensorcopyfrombytes: size mismatch",
+                # a converter's stated limit ("Only resize1d/resize2d/resize3d are supported.") and
+                # Reshape's refusal of a shape that is not a constant (a graph input)
+                "are supported", "requires the input new shape to be shape")
 # ... and that a build may have failed only because a dimension was symbolic (LegalizeOps leaves an
 # operator whose broadcast it cannot prove for symbolic dimensions to a VM that cannot run it)
 _DYNAMIC = ("dynamic", "symbolic", "primexpr", "tir.var", "intimm", "static", "expected int",

@@ -124,3 +124,32 @@ def _running(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def _refused(backend, model) -> BaseException:
+    with pytest.raises(Exception) as info:
+        backend.load(model)
+    return info.value
+
+
+@pytest.mark.backend
+def test_tvm_stated_limits_are_unsupported_and_internal_failures_errors():
+    """TVM's Relax frontend says what it does not implement (Resize of a rank-2 tensor, Reshape of a
+    shape that is a graph input): unsupported. Pad with its constant_value as a graph input fails
+    inside the converter with an AttributeError that states no limit: an error, the frontend's own bug."""
+    tvm = _backend("tvm")
+
+    def model(op, inputs, **attrs):
+        ins = [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs]
+        y = helper.make_tensor_value_info("y", inputs[0][1], None)
+        node = helper.make_node(op, [n for n, _, _ in inputs], ["y"], **attrs)
+        return helper.make_model(helper.make_graph([node], op, ins, [y]), opset_imports=[helper.make_opsetid("", 13)])
+
+    resize = model("Resize", [("x", TensorProto.FLOAT, [3, 3]), ("roi", TensorProto.FLOAT, [0]),
+                              ("scales", TensorProto.FLOAT, [2])], mode="nearest")
+    reshape = model("Reshape", [("x", TensorProto.FLOAT, [2, 3]), ("shape", TensorProto.INT64, [2])])
+    pad = model("Pad", [("x", TensorProto.FLOAT, [2, 3]), ("pads", TensorProto.INT64, [4]),
+                        ("constant_value", TensorProto.FLOAT, [])])
+    assert tvm.classify(_refused(tvm, resize), "build") == "unsupported"
+    assert tvm.classify(_refused(tvm, reshape), "build") == "unsupported"
+    assert tvm.classify(_refused(tvm, pad), "build") == "error"
