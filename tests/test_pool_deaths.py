@@ -29,12 +29,11 @@ def _cases(n: int) -> list[Case]:
     return out
 
 
-@pytest.fixture(scope="module")
-def pool_run(tmp_path_factory):
-    cases = _cases(len(ORDER))
-    chosen = {c.id: b for c, b in zip(cases, ORDER)}
-    plan = tmp_path_factory.mktemp("deaths") / "plan.json"
-    plan.write_text(json.dumps(chosen))
+def _run_planned(cases: list[Case], behaviours: list[str], directory):
+    """Run the cases in one batch on one worker of the broken backend, each behaving as planned:
+    (verdicts per case id, (status, message) per lost case id, the pool's stats)."""
+    plan = directory / "plan.json"
+    plan.write_text(json.dumps({c.id: b for c, b in zip(cases, behaviours)}))
     got, lost = {}, {}
     pool = WorkerPool(BROKEN, jobs=1, timeout=30, memory_limit_mb=None, shard=None,
                       on_result=lambda j: got.setdefault(j.case_id, []).append(j.verdict),
@@ -48,7 +47,14 @@ def pool_run(tmp_path_factory):
         stats = pool.run([[(SPEC, c) for c in cases]], {SPEC: specs.load(SPEC)})
     finally:
         mp.undo()
-    return cases, chosen, got, lost, stats
+    return got, lost, stats
+
+
+@pytest.fixture(scope="module")
+def pool_run(tmp_path_factory):
+    cases = _cases(len(ORDER))
+    got, lost, stats = _run_planned(cases, ORDER, tmp_path_factory.mktemp("deaths"))
+    return cases, dict(zip((c.id for c in cases), ORDER)), got, lost, stats
 
 
 def test_every_case_once_with_its_own_verdict(pool_run):
@@ -105,20 +111,8 @@ def test_a_runtime_object_freed_by_the_garbage_collector_is_the_backends(tmp_pat
     # backend's phase (the worker collects there, after the case), never in opconform's code
     cases = _cases(12)
     order = ["pass", "cycle-death"] + ["pass"] * (len(cases) - 2)
-    plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({c.id: b for c, b in zip(cases, order)}))
-    got, lost = {}, {}
-    pool = WorkerPool(BROKEN, jobs=1, timeout=30, memory_limit_mb=None, shard=None,
-                      on_result=lambda j: got.setdefault(j.case_id, []).append(j.verdict),
-                      on_lost=lambda item, status, message: lost.setdefault(item[1].id, []).append(status))
-    pool._ctx = multiprocessing.get_context("spawn")
-    mp = pytest.MonkeyPatch()
-    mp.setenv(broken.PLAN_ENV, str(plan))
-    try:
-        stats = pool.run([[(SPEC, c) for c in cases]], {SPEC: specs.load(SPEC)})
-    finally:
-        mp.undo()
+    got, lost, stats = _run_planned(cases, order, tmp_path)
     assert (stats.crashes, stats.harness_deaths, stats.deaths_not_reproduced) == (1, 0, 0), stats
     # the collection due right after its case: that case's crash
-    assert lost == {cases[order.index("cycle-death")].id: ["crash"]}
+    assert {cid: [s for s, _ in ls] for cid, ls in lost.items()} == {cases[order.index("cycle-death")].id: ["crash"]}
     assert sorted(list(got) + list(lost)) == sorted(c.id for c in cases)
