@@ -294,7 +294,7 @@ def _shrink_group(g: Group, executor: _Executor, *, seed: int, budget: float, ma
             fresh, runs = executor.fails_alike(spec, case, g)
             _record(g, case, fresh, runs, report, out)
         if report.status != "shrunk":
-            _own_cases(g, executor, report)
+            _own_cases(g, executor, report, out, budget=max(budget - (monotonic() - t0), MIN_GROUP_SECONDS))
     except Exception as e:  # noqa: BLE001 - one group's failure must not lose the others
         report.status, report.detail = "error", f"{type(e).__name__}: {e}".splitlines()[0][:300]
     report.seconds = round(monotonic() - t0, 3)
@@ -305,9 +305,11 @@ def _alike(g: Group, fresh: dict) -> bool:
     return fresh["verdict"] == g.verdict and (g.symptom is None or symptoms.alike(symptom.from_dict(fresh), g.symptom))
 
 
-def _own_cases(g: Group, executor: _Executor, report: GroupReport) -> None:
-    """No minimal case: the group's own smallest failing cases, run again alone. One failing alike
-    is the group's example (unshrunk); none doing so makes the group not reproducible."""
+def _own_cases(g: Group, executor: _Executor, report: GroupReport, out, *, budget: float) -> None:
+    """No minimal case: the group's own smallest failing cases, run again alone. The first failing
+    alike is reduced (suites/case_shrink.py) to the group's example: shrunk when the reductions ran
+    to the end, unshrunk when the budget ran out first; none failing alike makes the group not
+    reproducible."""
     from opconform import specs
 
     searched = f"{report.status} ({report.detail})" if report.status == "not-reproduced" else \
@@ -317,15 +319,45 @@ def _own_cases(g: Group, executor: _Executor, report: GroupReport) -> None:
         case = Case.from_json(r.case)
         fresh, runs = executor.fails_alike(specs.load(r.spec_id), case, g)
         if fresh is not None:
-            report.status, report.case_id, report.size = "unshrunk", r.case_id, case_size(case)
-            report.detail = (f"{searched}; the group's own case {r.case_id} fails alike when run again "
-                             f"({_runs(runs)}): it is the example, not shrunk")[:300]
+            _reduce_own(g, specs.load(r.spec_id), case, fresh, runs, executor, report, out, searched, budget)
             return
     report.status = "not-reproducible"
     where = " alone in a fresh worker" if g.verdict in (Verdict.CRASH.value, Verdict.TIMEOUT.value) else ""
     report.detail = (f"{searched}; none of the group's {len(own)} smallest cases failed alike again, each run"
                      f"{where} {RERUNS} times: the failure comes and goes (a crash from damage earlier cases "
                      f"left in the process, or unwritten memory that held the right value)")[:400]
+
+
+def _reduce_own(g: Group, spec, case: Case, fresh: dict, runs: int, executor: _Executor, report: GroupReport, out,
+                searched: str, budget: float) -> None:
+    """Reduce the group's own case `case` (it failed alike: `fresh`, in `runs` runs) and record the result."""
+    from opconform.suites import case_shrink
+
+    def alike(c: Case) -> bool:
+        verdict, key = executor.answer(spec, c)
+        return verdict.value == g.verdict and (g.symptom is None or symptoms.alike(key, g.symptom))
+
+    own_id = case.id
+    smaller, tried, exhausted = case_shrink.reduce_case(spec, case, alike, kind=g.kind, relation=g.relation, budget=budget)
+    report.examples += tried
+    if smaller is not case:
+        again, again_runs = executor.fails_alike(spec, smaller, g)
+        if again is not None:
+            case, fresh, runs = smaller, again, again_runs
+            how = "no single reduction of it fails alike" if exhausted else "the budget ran out reducing it further"
+            _record(g, case, fresh, runs, report, out)
+            report.detail = f"{searched}; reduced from the group's own case {own_id} ({how}; {tried} tried)"[:400]
+            return
+        exhausted = False  # the reduction did not fail alike again: the own case is not shown minimal
+    if exhausted:
+        _record(g, case, fresh, runs, report, out)
+        report.detail = (f"{searched}; the group's own case {own_id}: no single reduction of it fails alike "
+                         f"({tried} tried), so it is minimal as it is")[:400]
+        return
+    report.status, report.case_id, report.size = "unshrunk", own_id, case_size(case)
+    report.detail = (f"{searched}; the group's own case {own_id} fails alike when run again ({_runs(runs)}); "
+                     f"no smaller case failed alike before the budget ran out ({tried} tried): it is the example, "
+                     f"not shrunk")[:400]
 
 
 def _runs(n: int) -> str:

@@ -8,12 +8,14 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from helpers_runner import BROKEN, rows, run_cli, write_plan
+from opconform import oracle, specs
 from opconform.model import Case
 from opconform.reports import html, resultset
-from opconform.suites import merge, shrink
+from opconform.suites import case_shrink, merge, shrink
 
 SPEC = "onnx::Abs-13"
 
@@ -124,10 +126,30 @@ def test_a_group_no_search_reproduces_keeps_its_own_case_as_example(shrunk_run):
     subprocess.run([sys.executable, "-c", code, str(copy), BROKEN], check=True, env={**env, **_base_env()})
     summary = json.loads((copy / shrink.SUMMARY_FILE).read_text())
     kept = [g for g in summary["groups"] if g["verdict"] == "wrong-shape"]
-    assert kept and all(g["status"] == "unshrunk" and g["case_id"] == g["shrunk_from"] for g in kept), kept
-    assert all("fails alike when run again" in g["detail"] for g in kept)
-    # not shrunk: no minimal case is claimed ("pass" accepts invalid cases: that group shrinks)
-    assert not [r for r in _shrunk(copy) if r["verdict"] == "wrong-shape"]
+    # no reduction of the own case fails alike (each is a new case, and those pass): the own case is
+    # minimal as it is, and it is the group's shrunk example
+    assert kept and all(g["status"] == "shrunk" and g["case_id"] == g["shrunk_from"] for g in kept), kept
+    assert all("minimal as it is" in g["detail"] and g["examples"] > 0 for g in kept)
+    assert {r["case_id"] for r in _shrunk(copy) if r["verdict"] == "wrong-shape"} == {g["case_id"] for g in kept}
+
+
+def test_a_failing_case_is_reduced_to_one_no_single_reduction_of_which_fails():
+    spec = specs.load("onnx::Abs-13")
+    x = np.array([[1, 7, 3], [4, 5, 6]], np.float32)
+    case = Case(spec.id, {}, (x,), (True,), oracle.expectation(spec, (x,), {}))
+    runs = []
+
+    def fails(c):  # a backend that gets any input holding a 7 wrong
+        runs.append(c)
+        return bool((c.inputs[0] == 7).any())
+
+    small, tried, exhausted = case_shrink.reduce_case(spec, case, fails, kind="valid", relation=None, budget=60)
+    np.testing.assert_array_equal(small.inputs[0], np.array([[0, 7]], np.float32))
+    assert exhausted and tried == len(runs)
+    # the reduced case's expectation is the oracle's for its own inputs
+    np.testing.assert_array_equal(small.expected.alternatives[0].outputs[0], np.array([[0, 7]], np.float32))
+    # a budget spent before every reduction is tried says so
+    assert case_shrink.reduce_case(spec, case, fails, kind="valid", relation=None, budget=0)[2] is False
 
 
 def test_same_seed_same_minimal_cases(shrunk_run, tmp_path):
