@@ -16,7 +16,7 @@ from typing import Any, Callable, Hashable, Iterator, Sequence
 
 import numpy as np
 
-from opconform import tensors
+from opconform import containers
 from opconform.model import Case, Outcome, SpecVersion, _jsonable
 
 
@@ -86,12 +86,17 @@ def quick_key(spec_id: str, case: Case) -> Hashable:
     a must-refuse case the builder infers output types with onnx's C++ shape inference, which this
     key leaves out (that inference can crash, and must not run where a crash costs the run)."""
     constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
-    per_input = tuple(None if x is None else (str(x.dtype), x.ndim, tensors.digest(x) if c else None)
+    per_input = tuple(None if x is None else (_kind(x), np.ndim(x), containers.digest(x) if c else None)
                       for x, c in zip(case.inputs, constant))
     alts = case.expected.alternatives
-    outs = None if not alts else tuple(None if o is None else (str(o.dtype), np.ndim(o)) for o in alts[0].outputs)
+    outs = None if not alts else tuple(None if o is None else (_kind(o), np.ndim(o)) for o in alts[0].outputs)
     attrs = json.dumps(_jsonable(dict(case.attributes)), sort_keys=True)
     return (spec_id, attrs, per_input, tuple(case.outputs_requested), outs)
+
+
+def _kind(x: Any) -> str:
+    """A value's dtype, or a container's type (opconform.containers): what a model declares for it."""
+    return x.type if containers.is_container(x) else str(x.dtype)
 
 
 class HarnessError(Exception):
@@ -142,6 +147,9 @@ class Backend:
     ref: str = ""  # how the user named it (set by opconform.backends.get; workers re-create it from this)
     option: str | None = None  # what `name[VALUE]` sets, where the backend takes one ("execution provider")
     compiled_as: str = ""  # run() sets it for the case at hand: Outcome.compiled ("dynamic", "per-shape")
+    # whether the backend takes sequences, optionals and maps (opconform.containers) as inputs and
+    # outputs; a spec version with such a port is unsupported where it does not
+    takes_containers: bool = False
 
     def __init__(self) -> None:
         self._models: OrderedDict[Hashable, Any] = OrderedDict()
@@ -160,6 +168,8 @@ class Backend:
         """None when this backend takes the spec version, else why not (-> verdict unsupported)."""
         if spec.dialect not in self.dialects:
             return f"{self.name} runs {' and '.join(self.dialects)} specs only, not {spec.dialect}"
+        if not self.takes_containers and any(containers.is_container_type(t) for p in spec.inputs + spec.outputs for t in p.types):
+            return f"{self.name} takes tensors only; {spec.id} has a sequence, optional or map port"
         return None
 
     def signature(self, spec: SpecVersion, case: Case) -> Hashable:

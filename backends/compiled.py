@@ -14,6 +14,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from opconform.backends.base import Backend, BuildFailed, HarnessError, harness_message, phase, short_message
+from opconform import containers
 from opconform.model import Case, SpecVersion
 
 
@@ -26,6 +27,9 @@ class ModelIO:
     output_names: list[str]
     output_slots: list[int]  # output slot of each model output (see onnx_model.output_slots)
     slot_count: int = 0  # how many slots the case's outputs have (a variadic port has several)
+    # the type string of each model output (opconform.containers), where the builder declares one:
+    # a sequence, optional or map output comes back in the runtime's Python form and is read by it
+    output_types: list[str | None] = field(default_factory=list)
 
     @staticmethod
     def fed_positions(case: Case) -> list[int]:
@@ -50,13 +54,19 @@ class ModelIO:
         return max(len(spec.outputs), len(ModelIO.slots(spec, case)))
 
     def feeds(self, case: Case) -> dict[str, np.ndarray]:
-        return {n: case.inputs[i] for n, i in zip(self.input_names, self.fed)}
+        """Arrays by input name; a sequence as a list, a map as a dict, an optional as its value or
+        None (the Python forms ONNX runtimes take)."""
+        return {n: containers.to_python(case.inputs[i]) for n, i in zip(self.input_names, self.fed)}
 
     def place(self, spec: SpecVersion, got: Sequence[Any]) -> list[np.ndarray | None]:
         """One entry per output slot, None where not asked (or not returned)."""
         out: list[np.ndarray | None] = [None] * max(self.slot_count, len(spec.outputs), max(self.output_slots, default=-1) + 1)
-        for slot, value in zip(self.output_slots, got):
-            out[slot] = None if value is None else np.asarray(value)
+        types = self.output_types or [None] * len(self.output_slots)
+        for slot, value, t in zip(self.output_slots, got, types):
+            if t is not None and containers.is_container_type(t):
+                out[slot] = containers.from_python(value, t)  # an empty optional comes back as None
+            else:
+                out[slot] = None if value is None else np.asarray(value)
         return out
 
 

@@ -25,7 +25,10 @@ def onnx_io(spec: SpecVersion, case: Case, model: onnx.ModelProto) -> ModelIO:
         slots = [slot_of[n] for n in outs]
     else:  # the builder named outputs its own way: they come in slot order of the requested ones
         slots = ModelIO.requested_slots(spec, case)[: len(outs)]
-    return ModelIO(names, fed, outs, slots, ModelIO.count_slots(spec, case))
+    from opconform.generator import value_protos
+
+    types = [value_protos.type_string(o.type) for o in model.graph.output]
+    return ModelIO(names, fed, outs, slots, ModelIO.count_slots(spec, case), types)
 
 
 def with_static_shapes(model: onnx.ModelProto, shapes: dict[str, tuple[int, ...]]) -> onnx.ModelProto:

@@ -34,6 +34,7 @@ CPU = "CPUExecutionProvider"
 
 class OnnxRuntimeBackend(OnnxBackend):
     name = "onnxruntime"
+    takes_containers = True  # sequences as lists, maps as dicts, optionals as the value or None
     option = "execution provider"
 
     def __init__(self, provider: str | None = None) -> None:

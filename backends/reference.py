@@ -14,6 +14,7 @@ from opconform.backends.onnx_base import OnnxBackend
 
 class ReferenceBackend(OnnxBackend):
     name = "reference"
+    takes_containers = True  # sequences as lists, maps as dicts, optionals as the value or None
 
     def __init__(self) -> None:
         super().__init__()

@@ -59,7 +59,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from opconform import dtypes, specs
+from opconform import containers, dtypes, specs
 from opconform.generator import value_classes, values
 from opconform.model import Attribute, Port, Relation, SpecVersion
 from opconform.specs import expr
@@ -133,8 +133,10 @@ def _all_factors(spec: SpecVersion) -> list[Factor]:
 
 
 def representable(types: Iterable[str]) -> tuple[str, ...]:
-    """The element types among `types` that NumPy can hold here, so a case can carry them."""
-    return tuple(t for t in types if t in dtypes.BY_NAME and dtypes.get(t).numpy is not None)
+    """The element types among `types` that NumPy can hold here, so a case can carry them (a
+    sequence, optional or map type: its tensors' elements)."""
+    return tuple(t for t in types if (t in dtypes.BY_NAME and dtypes.get(t).numpy is not None)
+                 or (containers.is_container_type(t) and containers.drawable(t)))
 
 
 def _type_factors(spec: SpecVersion) -> Iterable[Factor]:

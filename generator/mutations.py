@@ -31,14 +31,14 @@ def _redraw_input(draw, d: Draft, name: str, *, dtype: str | None = None, rank: 
     old = d.inputs[i]
     if dtype is not None:
         d.dtypes[i] = dtype
-    shape = None if rank is not None or old is None else old.shape
+    shape = None if rank is not None or not isinstance(old, np.ndarray) else old.shape  # a container has none
     d.inputs[i] = input_array(draw, d, i, rank=rank, shape=shape)
 
 
 def _convert(x: np.ndarray, name: str) -> np.ndarray | None:
     """The same values in another element type, or None when they do not survive the trip
     (keeping values keeps value relations, e.g. index bounds, intact)."""
-    if x.dtype == object or name == "string" or dtypes.get(name).kind == "complex":
+    if not isinstance(x, np.ndarray) or x.dtype == object or name == "string" or dtypes.get(name).kind == "complex":
         return None
     with np.errstate(all="ignore"):
         try:
@@ -195,7 +195,9 @@ def equal_attributes(a: str, b: str) -> Breaker:
 
 def _retype(draw, d: Draft, everywhere: bool) -> None:
     """Another element type for one present input, or for every present input."""
-    present = [k for k, x in enumerate(d.inputs) if x is not None]
+    present = [k for k, x in enumerate(d.inputs) if isinstance(x, np.ndarray)]  # a container is redrawn by perturb
+    if not present:
+        return
     picked = present if everywhere else [draw(st.sampled_from(present))]
     new = draw(st.sampled_from([t for t in expressible(d.spec.dialect) if t != "string"]))
     for k in picked:
@@ -220,7 +222,9 @@ def perturb(draw, d: Draft) -> None:
         return
     i = draw(st.sampled_from([k for k, x in enumerate(d.inputs) if x is not None]))
     x = d.inputs[i]
-    if what == "shape":
+    if not isinstance(x, np.ndarray):  # a sequence, optional or map: another one of its type
+        d.inputs[i] = input_array(draw, d, i)
+    elif what == "shape":
         d.inputs[i] = input_array(draw, d, i, shape=draw(shapes.shapes(x.ndim, d.profile)))
     elif what == "rank":
         d.inputs[i] = input_array(draw, d, i, rank=draw(st.integers(max(0, x.ndim - 1), x.ndim + 1)))

@@ -12,7 +12,8 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
-from opconform import dtypes, specs, tensors
+from opconform import containers, dtypes, specs, tensors
+from opconform.generator import value_protos
 from opconform.model import Case, Port, SpecVersion
 from opconform.specs import expr
 
@@ -88,7 +89,7 @@ def output_types(spec: SpecVersion, case: Case) -> list[tuple[str, int] | None]:
             out.append(None)
             continue
         if expected is not None and j < len(expected):
-            out.append((dtypes.name_of(expected[j].dtype), expected[j].ndim))
+            out.append((containers.type_of(expected[j]), np.ndim(expected[j]) if isinstance(expected[j], np.ndarray) else 0))
             continue
         if inferred is None:
             inferred = _inferred_outputs(spec, case)
@@ -106,7 +107,7 @@ def _declared_type(spec: SpecVersion, case: Case, port: Port) -> str | None:
     if port.type_var:
         for p, x in zip(spec.inputs, case.inputs):
             if p.type_var == port.type_var and x is not None:
-                return dtypes.name_of(x.dtype)
+                return containers.type_of(x)
     return port.types[0] if len(port.types) == 1 else None
 
 
@@ -126,8 +127,10 @@ def _inferred_outputs(spec: SpecVersion, case: Case) -> dict[str, tuple[str, int
     found = {}
     for vi in list(inferred.graph.value_info) + list(inferred.graph.output):
         t = vi.type.tensor_type
-        if t.elem_type and t.HasField("shape"):
+        if vi.type.HasField("tensor_type") and t.elem_type and t.HasField("shape"):
             found[vi.name] = (dtypes.BY_ONNX[t.elem_type].name, len(t.shape.dim))
+        elif not vi.type.HasField("tensor_type") and value_protos.type_string(vi.type) is not None:
+            found[vi.name] = (value_protos.type_string(vi.type), 0)  # a sequence, optional or map: no rank
     return found
 
 
@@ -151,7 +154,9 @@ def _assemble(spec: SpecVersion, case: Case, opset: int | None, outs: Sequence[t
     for name, x, const in zip(in_names, case.inputs, constant):
         if x is None:
             continue
-        if const:
+        if containers.is_container(x):  # no initializer holds one: always a graph input
+            graph_inputs.append(helper.make_value_info(name, value_protos.type_proto(x.type)))
+        elif const:
             initializers.append(to_tensor_proto(x, name))
         else:
             shape = list(x.shape) if concrete else [f"{name}_d{k}" for k in range(x.ndim)]
@@ -161,6 +166,9 @@ def _assemble(spec: SpecVersion, case: Case, opset: int | None, outs: Sequence[t
         if t is None:
             continue
         etype, rank = t
+        if containers.is_container_type(etype):
+            graph_outputs.append(helper.make_value_info(name, value_protos.type_proto(etype)))
+            continue
         graph_outputs.append(
             helper.make_tensor_value_info(name, dtypes.get(etype).onnx, [f"{name}_d{k}" for k in range(rank)])
         )
@@ -202,6 +210,8 @@ def _attr_value(v: Any, declared: str | None = None) -> Any:
         return [float(x) for x in v]
     if declared == "float" and isinstance(v, (int, np.integer)) and not isinstance(v, bool):
         return float(v)
+    if declared == "type_proto":  # a type string (Optional's type)
+        return value_protos.type_proto(v)
     if isinstance(v, np.ndarray):
         return to_tensor_proto(v, "value")
     if isinstance(v, np.generic):
@@ -225,7 +235,8 @@ def signature(spec: SpecVersion, case: Case) -> Hashable:
     constant inputs, and the declared (element type, rank) of every output."""
     constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
     per_input = tuple(
-        None if x is None else (dtypes.name_of(x.dtype), x.ndim, tensors.digest(x) if c else None)
+        None if x is None else (containers.type_of(x), np.ndim(x) if isinstance(x, np.ndarray) else 0,
+                                containers.digest(x) if c else None)
         for x, c in zip(case.inputs, constant)
     )
     attrs = json.dumps({k: _jsonable(v) for k, v in case.attributes.items()}, sort_keys=True)

@@ -32,7 +32,12 @@ the runner's rule won:
 - complex: the real and the imaginary part each under the float rules, with the complex type's
   tolerance.
 
-The core: imports only opconform.model and opconform.dtypes, NumPy and (through dtypes) ml_dtypes.
+- sequences, optionals and maps (opconform.containers): the type first (a wrong container type is
+  an element-type difference), then the structure (a sequence's length, an optional empty or not,
+  a map's keys: a shape difference), then each tensor or map value under the rules above.
+
+The core: imports only opconform.model, opconform.dtypes and opconform.containers, NumPy and
+(through dtypes) ml_dtypes.
 """
 from __future__ import annotations
 
@@ -42,7 +47,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from opconform import dtypes
+from opconform import containers, dtypes
 from opconform.model import SpecVersion, Tolerance
 
 # element-wise equality of two string arrays of one shape (actual, expected) -> bool array
@@ -124,7 +129,10 @@ def short(v: Any) -> str:
 def differing(actual: Any, expected: Any, rules: Rules = DEFAULT) -> np.ndarray | None:
     """Boolean mask, True where an element of `actual` differs from `expected` under `rules`; None
     when the shapes differ (no element pairs with another). Values are compared whatever the
-    element types: a string against a number always differs."""
+    element types: a string against a number always differs. Containers: one entry per part (a
+    sequence's items, a map's entries, an optional's value), None when their structure differs."""
+    if containers.is_container(actual) or containers.is_container(expected):
+        return _parts_differ(actual, expected, rules)
     a, e = np.asarray(actual), np.asarray(expected)
     if a.shape != e.shape:
         return None
@@ -175,6 +183,8 @@ def _text(x: Any) -> str:
 def check(actual: Any, expected: Any, rules: Rules = DEFAULT) -> Difference | None:
     """None when `actual` matches `expected` under `rules`; else the first thing that differs: the
     element type, the shape, or the values (the first differing element, and how many differ)."""
+    if containers.is_container(actual) or containers.is_container(expected):
+        return _check_container(actual, expected, rules)
     a, e = np.asarray(actual), np.asarray(expected)
     got_type, want_type = type_name(a.dtype), type_name(e.dtype)
     if got_type != want_type:
@@ -188,3 +198,59 @@ def check(actual: Any, expected: Any, rules: Rules = DEFAULT) -> Difference | No
     at = tuple(int(i) for i in np.unravel_index(bad[0], mask.shape))
     return Difference("values", f"at {list(at)}: got {short(a[at])}, expected {short(e[at])} "
                                 f"({bad.size} of {mask.size} elements differ)", mask)
+
+
+def _structure(actual: Any, expected: Any) -> Difference | None:
+    """The type, then the structure, of two values of which one at least is a container."""
+    got_type, want_type = containers.type_of(actual), containers.type_of(expected)
+    if got_type != want_type:
+        return Difference("element type", f"got type {got_type}, expected {want_type}")
+    if isinstance(expected, containers.SequenceValue) and len(actual.items) != len(expected.items):
+        return Difference("shape", f"got a sequence of {len(actual.items)}, expected {len(expected.items)}")
+    if isinstance(expected, containers.OptionalValue) and actual.has_element != expected.has_element:
+        return Difference("shape", "got an empty optional, expected one holding a value" if expected.has_element
+                          else "got an optional holding a value, expected an empty one")
+    if isinstance(expected, containers.MapValue):
+        got_keys, want_keys = _key_texts(actual.keys), _key_texts(expected.keys)
+        if sorted(got_keys) != sorted(want_keys):
+            return Difference("shape", f"got map keys {short(sorted(got_keys))}, expected {short(sorted(want_keys))}")
+    return None
+
+
+def _key_texts(keys: np.ndarray) -> list:
+    return [_text(k) if not isinstance(k, (int, np.integer)) else int(k) for k in keys.tolist()]
+
+
+def _parts(actual: Any, expected: Any) -> list[tuple[str, Any, Any]]:
+    """(where, actual part, expected part) of two containers of one type and structure; a map's
+    entries paired by key (a map has no order)."""
+    if isinstance(expected, containers.SequenceValue):
+        return [(f"[{k}]", a, e) for k, (a, e) in enumerate(zip(actual.items, expected.items))]
+    if isinstance(expected, containers.OptionalValue):
+        return [] if expected.value is None else [("", actual.value, expected.value)]
+    at = {k: j for j, k in enumerate(_key_texts(actual.keys))}
+    return [(f"{{{short(k)}}}", actual.values[at[k]], expected.values[j])
+            for j, k in enumerate(_key_texts(expected.keys))]
+
+
+def _check_container(actual: Any, expected: Any, rules: Rules) -> Difference | None:
+    found = _structure(actual, expected)
+    if found is not None:
+        return found
+    parts = _parts(actual, expected)
+    bad = [(where, check(a, e, rules)) for where, a, e in parts]
+    bad = [(where, d) for where, d in bad if d is not None]
+    if not bad:
+        return None
+    where, first = bad[0]
+    mask = np.array([check(a, e, rules) is not None for _, a, e in parts], bool)
+    kind = "values" if first.kind == "values" else first.kind
+    text = f"item {where}" if isinstance(expected, containers.SequenceValue) else (f"key {where}" if where else "value")
+    more = f" ({len(bad)} of {len(parts)} parts differ)" if len(parts) > 1 else ""
+    return Difference(kind, f"{text} {first.message}{more}" if first.kind == "values" else f"{text}: {first.message}{more}", mask)
+
+
+def _parts_differ(actual: Any, expected: Any, rules: Rules) -> np.ndarray | None:
+    if _structure(actual, expected) is not None:
+        return None
+    return np.array([check(a, e, rules) is not None for _, a, e in _parts(actual, expected)], bool)

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from opconform import tensors
+from opconform import containers, tensors
 
 
 # --------------------------------------------------------------------- specs
@@ -345,7 +345,7 @@ class Expectation:
             "kind": self.kind,
             "relation": self.relation,
             "alternatives": [
-                {"policies": dict(a.policies), "outputs": [tensors.encode(o) for o in a.outputs]}
+                {"policies": dict(a.policies), "outputs": [containers.encode(o) for o in a.outputs]}
                 for a in self.alternatives
             ],
         }
@@ -360,7 +360,7 @@ class Expectation:
             relation=d.get("relation"),
             refused_under=d.get("refused_under"),
             alternatives=tuple(
-                Alternative(dict(a["policies"]), tuple(tensors.decode(o) for o in a["outputs"]))
+                Alternative(dict(a["policies"]), tuple(containers.decode(o) for o in a["outputs"]))
                 for a in d.get("alternatives", ())
             ),
         )
@@ -372,7 +372,7 @@ class Case:
 
     spec_id: str
     attributes: Mapping[str, Any]  # only those set explicitly; omitted ones take defaults
-    inputs: tuple[np.ndarray | None, ...]  # None: an absent optional input
+    inputs: tuple[np.ndarray | None, ...]  # None: an absent optional input; a container (opconform.containers) for a non-tensor port
     outputs_requested: tuple[bool, ...]  # one per spec output
     expected: Expectation
     seed: int | None = None
@@ -399,7 +399,7 @@ class Case:
         for x in self.inputs:
             h.update(b"|")
             if x is not None:
-                h.update(tensors.digest(x))
+                h.update(containers.digest(x))
         return h.hexdigest()[:16]
 
     def to_json(self) -> dict:
@@ -407,7 +407,7 @@ class Case:
             "id": self.id,
             "spec_id": self.spec_id,
             "attributes": _jsonable(dict(self.attributes)),
-            "inputs": [None if x is None else tensors.encode(x) for x in self.inputs],
+            "inputs": [None if x is None else containers.encode(x) for x in self.inputs],
             "outputs_requested": list(self.outputs_requested),
             "constant_inputs": list(self.constant_inputs),
             "expected": self.expected.to_json(),
@@ -420,7 +420,7 @@ class Case:
         return cls(
             spec_id=d["spec_id"],
             attributes={k: _from_jsonable(v) for k, v in d["attributes"].items()},
-            inputs=tuple(None if x is None else tensors.decode(x) for x in d["inputs"]),
+            inputs=tuple(None if x is None else containers.decode(x) for x in d["inputs"]),
             outputs_requested=tuple(d["outputs_requested"]),
             expected=Expectation.from_json(d["expected"]),
             seed=d.get("seed"),

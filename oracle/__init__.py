@@ -167,6 +167,6 @@ def judge(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[str, Any
 
 
 def _same(a: tuple, b: tuple) -> bool:
-    from opconform import tensors
+    from opconform import containers
 
-    return len(a) == len(b) and all(tensors.digest(x) == tensors.digest(y) for x, y in zip(a, b))
+    return len(a) == len(b) and all(containers.digest(x) == containers.digest(y) for x, y in zip(a, b))

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from opconform import tensors
+from opconform import containers
 from opconform.model import Case, KnownSharedBug, Result, SpecVersion, Verdict
 from opconform.reports.resultset import spec_sort_key
 from opconform.specs import known_bugs, loader
@@ -154,7 +154,7 @@ def decode_outputs(encoded: Sequence[Mapping | None]) -> tuple[np.ndarray | None
     out = []
     for e in encoded:
         try:
-            out.append(None if e is None or e.get("unencodable") else tensors.decode(e))
+            out.append(None if e is None or e.get("unencodable") else containers.decode(e))
         except ValueError:
             out.append(None)
     return tuple(out)
@@ -230,7 +230,7 @@ def _case_json(a: Agreement) -> dict:
         "known": None if a.known is None else {"id": a.known.id, "text": a.known.text},
         "detail": first.detail,
         "got": list(first.got or ()),
-        "expected": [None if x is None else tensors.encode(x) for x in a.expected],
+        "expected": [None if x is None else containers.encode(x) for x in a.expected],
         "alternatives": a.alternatives,
         "label": (first.case or {}).get("label", ""),
     }

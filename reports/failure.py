@@ -10,7 +10,7 @@ from typing import Callable
 
 import numpy as np
 
-from opconform import compare, tensors
+from opconform import compare, containers
 from opconform.model import Result, SpecVersion
 from opconform.reports import breakdown
 from opconform.reports.tensorview import Diff, TensorView, diff, view
@@ -79,7 +79,7 @@ def _rules_of(spec_id: str, inputs: list) -> RulesOf:
 
 
 def _decode(d) -> np.ndarray | None:
-    return None if d is None else tensors.decode(d)
+    return None if d is None else containers.decode(d)
 
 
 def replay_command(r: Result, directory: Path | None, backend: str | None = None) -> str:

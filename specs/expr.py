@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from opconform import containers
 from opconform.specs import einsum_equation
 
 
@@ -51,6 +52,8 @@ _DTYPE_NAMES: dict[np.dtype, str] = {}  # dtypes.name_of scans every element typ
 
 
 def _dtype(x):
+    if type(x) is not np.ndarray and containers.is_container(x):
+        return x.type  # a sequence's, optional's or map's type string (opconform.containers)
     dt = x.dtype if type(x) is np.ndarray else np.asarray(x).dtype
     name = _DTYPE_NAMES.get(dt)
     if name is None:
@@ -226,6 +229,12 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "size": _size,
     "dtype": _dtype,
     "present": lambda x: x is not None,
+    # sequences, optionals and maps (opconform.containers): item or entry count (an optional: 0 or
+    # 1), and a sequence's items as a tuple (for shapes(), dtypes(), ranks())
+    "length": containers.length,
+    "items": lambda x: tuple(x.items),
+    # an optional holding a value, or any value that is not an optional (OptionalGetElement-18)
+    "has_element": lambda x: x is not None and (not isinstance(x, containers.OptionalValue) or x.has_element),
     "len": len,
     "min": min,
     "max": max,

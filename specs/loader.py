@@ -15,7 +15,7 @@ import jsonschema
 import numpy as np
 import yaml
 
-from opconform import dtypes, tensors
+from opconform import containers, dtypes, tensors
 from opconform.model import (
     Attribute, DialectMapping, Difference, Domain, Erratum, Example, KnownSharedBug, Layer, OutputSet, Policy, Port,
     Relation, Source, Spec, SpecError, SpecVersion, StressCase, StressHint, StressInput, Tolerance, ValueRange,
@@ -108,6 +108,7 @@ def _ports(items: list, type_vars: dict, where: str, kind: str) -> tuple[Port, .
             types = tuple(dict.fromkeys(tfa["map"].values()))
         else:
             types = tuple(p["types"])
+        types = _value_types(types, w)
         rank = p.get("rank", [0, None])
         if rank[1] is not None and rank[1] < rank[0]:
             raise SpecError(f"{w}: field rank: got {rank}, expected min <= max")
@@ -132,6 +133,15 @@ def _ports(items: list, type_vars: dict, where: str, kind: str) -> tuple[Port, .
             )
         )
     return tuple(out)
+
+
+def _value_types(types: tuple[str, ...], w: str) -> tuple[str, ...]:
+    """Element type names as they are; sequence, optional and map types in their canonical spelling
+    (opconform.containers: ONNX's "seq(tensor(float))" becomes "seq(tensor(float32))")."""
+    try:
+        return tuple(containers.canonical(t) if containers.is_container_type(t) else t for t in types)
+    except containers.TypeStringError as e:
+        raise SpecError(f"{w}: field type: {e}") from None
 
 
 def _value_range(p: dict, w: str, kind: str) -> ValueRange | None:
@@ -427,7 +437,7 @@ def _tolerance(tol: dict, ports: tuple[Port, ...], where: str) -> Tolerance:
     out = Tolerance(tol.get("rtol", 0.0), tol.get("atol", 0.0), per_type)
     if not (out.rtol or out.atol or any(r or a for r, a in per_type.values())):
         return out  # exact
-    floats = sorted({t for p in ports for t in p.types if dtypes.get(t).is_float})
+    floats = sorted({e for p in ports for t in p.types for e in [containers.element_type(t)] if dtypes.get(e).is_float})
     missing = [t for t in floats if t not in per_type]
     if missing:
         raise SpecError(f"{where}.per_type: no entry for {', '.join(missing)}; a non-exact tolerance names every float "

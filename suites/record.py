@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from opconform import dtypes, tensors
+from opconform import containers, dtypes
 from opconform.model import Case, Outcome, Result, SpecVersion, Verdict, _jsonable
 from opconform.suites import symptom, verdicts
 
@@ -27,7 +27,7 @@ def extra(spec: SpecVersion, case: Case, shard: str | None) -> dict[str, Any]:
 
 
 def _type_name(x: Any) -> str:
-    return verdicts.type_name(np.asarray(x).dtype)
+    return containers.type_of(x) if containers.is_container(x) else verdicts.type_name(np.asarray(x).dtype)
 
 
 def _encode_outputs(outputs: Any) -> list | None:
@@ -37,7 +37,7 @@ def _encode_outputs(outputs: Any) -> list | None:
             encoded.append(None)
             continue
         try:
-            encoded.append(tensors.encode(x))
+            encoded.append(containers.encode(x))
         except (dtypes.UnknownElementType, ValueError, TypeError):
             encoded.append({"dtype": str(np.asarray(x).dtype), "shape": list(np.shape(x)), "unencodable": True})
     return encoded

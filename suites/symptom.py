@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from opconform import dtypes, symptoms, tensors
+from opconform import containers, dtypes, symptoms
 from opconform.model import Case, Outcome, Result, SpecVersion, Verdict
 from opconform.suites import verdicts
 
@@ -164,7 +164,7 @@ def _computed(r: Result) -> str:
     try:
         spec = specs.load(r.spec_id)
         case = Case.from_json(r.case or {})
-        got = [None if g is None or g.get("unencodable") else tensors.decode(g) for g in (r.got or ())]
+        got = [None if g is None or g.get("unencodable") else containers.decode(g) for g in (r.got or ())]
         return of_case(spec, case, Outcome("ok", got, r.backend_message), r.verdict) or r.verdict.value
     except Exception:  # noqa: BLE001 -- no such spec here, or a case or outputs this version cannot read: one
         # odd result must not sink a report; its key is then the verdict and its recorded element types

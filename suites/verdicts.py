@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from opconform import dtypes
+from opconform import containers, dtypes
 from opconform.compare import Rules, check, differing, short, type_name
 from opconform.model import Alternative, Case, Outcome, Port, SpecVersion, Verdict
 from opconform.oracle import strings
@@ -42,6 +42,8 @@ def _input_names(spec: SpecVersion, n: int) -> list[str]:
 
 
 def _type_of(a: Any) -> str:
+    if containers.is_container(a):
+        return containers.describe(a)
     a = np.asarray(a)
     name = type_name(a.dtype)
     return f"{name}[{','.join(map(str, a.shape))}]"
@@ -100,7 +102,7 @@ def _judge_outputs(spec: SpecVersion, case: Case, got: Sequence, alternatives: S
             if want is None:
                 failure = Verdict.MISMATCH, f"output {name}: the case expects no value for it"
             else:
-                failure = judge_output(name, np.asarray(got[j]), np.asarray(want), by_slot[j],
+                failure = judge_output(name, containers.as_value(got[j]), containers.as_value(want), by_slot[j],
                                        values=port.compare != "judged")
             if failure:
                 break

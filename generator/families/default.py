@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from opconform import dtypes, specs
+from opconform import containers, dtypes, specs
 from opconform.specs import dialects, expr
-from opconform.generator import domains, pins, shapes, tensor_attributes, values
+from opconform.generator import container_values, domains, pins, shapes, tensor_attributes, values
 from opconform.generator.draft import Draft
 from opconform.generator.factors import NEGATIVE, NON_NEGATIVE, OMITTED, UNDRAWN, Class
 from opconform.model import Attribute, Port
@@ -22,8 +22,10 @@ STEPS = ("presence", "element_types", "attributes", "inputs", "dependent_attribu
 
 
 def generatable(types: tuple[str, ...]) -> list[str]:
-    """The element types among `types` that NumPy can hold (so values can be drawn)."""
-    return [t for t in types if t in dtypes.BY_NAME and dtypes.get(t).numpy is not None]
+    """The element types among `types` that NumPy can hold (so values can be drawn); a sequence,
+    optional or map type when NumPy can hold its tensors' elements."""
+    return [t for t in types if (t in dtypes.BY_NAME and dtypes.get(t).numpy is not None)
+            or (containers.is_container_type(t) and containers.drawable(t))]
 
 
 def presence(draw, d: Draft) -> None:
@@ -181,7 +183,11 @@ def _axis_pinned_against(d: Draft, port: Port) -> bool:
 
 def input_array(draw, d: Draft, i: int, *, rank: int | None = None, shape: tuple[int, ...] | None = None) -> np.ndarray:
     """An array for concrete input i with its drawn element type: within the port's value range
-    where it declares one (`values: {typical: ...}`), else with edge values mixed in."""
+    where it declares one (`values: {typical: ...}`), else with edge values mixed in. A port of a
+    sequence, optional or map type gets such a value (generator/container_values.py)."""
+    name = d.dtypes[min(i, len(d.dtypes) - 1)]
+    if containers.is_container_type(name):
+        return draw(container_values.strategy(name, d.profile, rank=rank))
     if shape is None:
         shape = input_shape(draw, d, i, rank=rank)
     name = d.dtypes[min(i, len(d.dtypes) - 1)]

@@ -1,0 +1,71 @@
+"""The sequence family: operators on sequences and optionals whose ports hold one element type
+in different containers (SequenceInsert's seq(tensor(E)) and tensor E, Optional's E and
+optional(E)). ONNX writes them as separate type variables (S and T), so independent draws would
+agree one time in fifteen: here one element type is drawn for the case and every linked port
+takes its type holding that element type. A port whose element types are another set
+(SequenceAt's int32/int64 position) is drawn on its own.
+
+The relation that ties them is written `element_type_matches` in each spec; its breaker redraws
+the first linked tensor or sequence input with another element type.
+"""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from opconform import containers
+from opconform.generator import pins
+from opconform.generator.draft import Draft
+from opconform.generator.families.default import generatable, input_array
+
+RELATION = "element_type_matches"
+
+
+def _element_set(types: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(containers.element_type(t) for t in generatable(types))
+
+
+def linked_ports(d: Draft) -> list[int]:
+    """Indices of the input ports that hold the case's one element type (the first port's set)."""
+    sets = [_element_set(p.types) for p in d.spec.inputs]
+    first = next((s for s, p in zip(sets, d.spec.inputs) if any(containers.is_container_type(t) for t in p.types)), None)
+    return [i for i, s in enumerate(sets) if first is not None and s == first]
+
+
+def element_types(draw, d: Draft) -> None:
+    """One element type for the linked ports (pinned by the first linked port's row when it pins
+    one), each linked port's type the one of its types holding it; other ports as by default."""
+    linked = linked_ports(d)
+    d.dtypes = []
+    element = None
+    by_var: dict[str, str] = {}
+    for i, p in enumerate(d.spec.inputs):
+        options = generatable(p.types)
+        if i in linked:
+            if element is None:
+                element = containers.element_type(pins.element_type(draw, d, p, options))
+            options = [t for t in options if containers.element_type(t) == element]
+        if p.type_var is not None and p.type_var in by_var:
+            d.dtypes.append(by_var[p.type_var])
+            continue
+        chosen = pins.element_type(draw, d, p, options)
+        if p.type_var is not None:
+            by_var[p.type_var] = chosen
+        d.dtypes.append(chosen)
+
+
+def break_element_type(draw, d: Draft) -> None:
+    """The first present linked input redrawn holding another element type than the others."""
+    linked = [i for i in linked_ports(d) if i < len(d.inputs) and d.inputs[i] is not None]
+    if len(linked) < 2:
+        return
+    i = linked[-1]
+    have = containers.element_type(d.dtypes[i])
+    others = [t for t in generatable(d.spec.inputs[i].types) if containers.element_type(t) != have
+              and containers.parse_type(t).kind == containers.parse_type(d.dtypes[i]).kind]
+    if not others:
+        return
+    d.dtypes[i] = draw(st.sampled_from(others))
+    d.inputs[i] = input_array(draw, d, i)
+
+
+BREAK = {RELATION: break_element_type}
