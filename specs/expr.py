@@ -249,6 +249,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "range": lambda *a: tuple(range(*a)),
     "asarray": lambda x: np.asarray(x, dtype=np.int64) if isinstance(x, (tuple, list)) else np.asarray(x),
     "values": lambda x: np.asarray(x).reshape(-1),
+    # a tensor in another shape of as many elements (an OpenVINO grouped kernel [G, M, C, k..] as ONNX's [G*M, C, k..])
+    "reshape": lambda x, shape: np.asarray(x).reshape(tuple(int(d) for d in shape)),
     "isnan": _isnan,
     "broadcastable": _broadcastable,
     "broadcast_shape": _broadcast_shape,
@@ -275,6 +277,11 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "ceil": lambda x: int(np.ceil(x)),
     # every element of x in [lo, hi) (bounds broadcast): all((x >= lo) & (x < hi)) without its temporaries
     "within": _within,
+    # graph attributes (opconform/graphs.py): how many inputs and outputs a body has, and the element
+    # types of its outputs (If's branches agree on them)
+    "graph_inputs": lambda g: len(g.inputs),
+    "graph_outputs": lambda g: len(g.outputs),
+    "graph_output_types": lambda g: tuple(v.type for v in g.outputs),
 }
 
 _BINOPS = {
