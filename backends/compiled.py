@@ -64,7 +64,12 @@ class ModelIO:
         types = self.output_types or [None] * len(self.output_slots)
         for slot, value, t in zip(self.output_slots, got, types):
             if t is not None and containers.is_container_type(t):
-                out[slot] = containers.from_python(value, t)  # an empty optional comes back as None
+                try:
+                    out[slot] = containers.from_python(value, t)  # an empty optional comes back as None
+                except TypeError:  # another kind than the model declares: judged as what it is
+                    out[slot] = containers.guess_from_python(value)
+            elif isinstance(value, (list, tuple, dict)):  # a container where the model declares a tensor
+                out[slot] = containers.guess_from_python(value)
             else:
                 out[slot] = None if value is None else np.asarray(value)
         return out

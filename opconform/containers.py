@@ -277,6 +277,8 @@ def from_python(obj: Any, type_text: str) -> Any:
 
 
 def _from_python(obj: Any, t: ValueType, whole: str) -> Any:
+    if isinstance(obj, CONTAINERS):  # read already (a .pb file's proto): its own type stands
+        return obj
     if t.kind == "tensor":
         if obj is None or isinstance(obj, (list, dict, tuple)):
             raise TypeError(f"expected a tensor of {whole}, got a {type(obj).__name__}")
@@ -307,6 +309,22 @@ def length(x: Any) -> int:
     if isinstance(x, OptionalValue):
         return int(x.value is not None)
     return int(np.size(x))
+
+
+def guess_from_python(obj: Any) -> Any:
+    """A value from a runtime's Python form when no type says what it is (a runtime answering a
+    list where the model declares a tensor): a list as a sequence, a dict as a map, typed by
+    their first item (an empty one as float32's); anything else as an array."""
+    if isinstance(obj, (list, tuple)):
+        items = [guess_from_python(i) for i in obj]
+        inner = type_of(items[0]) if items else "float32"
+        return SequenceValue(f"seq({inner if is_container_type(inner) else f'tensor({inner})'})", tuple(items))
+    if isinstance(obj, Mapping):
+        keys = list(obj)
+        key = "string" if keys and isinstance(keys[0], (str, bytes)) else "int64"
+        vals = np.asarray(list(obj.values()))
+        return map_of(key, type_of(vals) if vals.size else "float32", keys, vals)
+    return np.asarray(obj)
 
 
 def describe(x: Any) -> str:

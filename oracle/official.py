@@ -57,6 +57,10 @@ def attribute_value(attr) -> Any:
 
     if attr.type == onnx.AttributeProto.TENSOR:
         return numpy_helper.to_array(attr.t)
+    if attr.type == onnx.AttributeProto.TYPE_PROTO:  # Optional's type: as a type string (opconform.containers)
+        from opconform.generator import value_protos
+
+        return value_protos.type_string(attr.tp)
     v = helper.get_attribute_value(attr)
     if isinstance(v, bytes):
         return v.decode("utf-8")
@@ -78,13 +82,13 @@ def cases_for(operator: str, dialect: str = "onnx") -> tuple[OfficialCase, ...]:
         node = g.node[0]
         opset = next(o.version for o in c.model.opset_import if o.domain in domains)
         for ds_index, (ins, outs) in enumerate(c.data_sets):
-            by_name = {i.name: _array(x) for i, x in zip(g.input, ins)}
+            by_name = {i.name: _value(x, i.type) for i, x in zip(g.input, ins)}
             for init in g.initializer:
                 from onnx import numpy_helper
 
                 by_name[init.name] = numpy_helper.to_array(init)
             inputs = tuple(by_name[n] if n else None for n in node.input)
-            out_by_name = {o.name: _array(x) for o, x in zip(g.output, outs)}
+            out_by_name = {o.name: _value(x, o.type) for o, x in zip(g.output, outs)}
             requested = tuple(k for k, n in enumerate(node.output) if n)
             expected = tuple(out_by_name[node.output[k]] for k in requested)
             out.append(
@@ -102,6 +106,25 @@ def cases_for(operator: str, dialect: str = "onnx") -> tuple[OfficialCase, ...]:
                 )
             )
     return tuple(out)
+
+
+def _value(x: Any, declared: Any) -> Any:
+    """A data set's value as opconform holds it: a sequence (a list in the data set), an optional
+    (its value or None) or a map (a dict) as the container of the graph's declared type
+    (opconform.containers); a tensor as _array gives it."""
+    from opconform import containers
+    from opconform.generator import value_protos
+
+    type_text = value_protos.type_string(declared)
+    if type_text is None or not containers.is_container_type(type_text):
+        return _array(x)
+    return containers.from_python(_arrays_in(x), type_text)
+
+
+def _arrays_in(x: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return [_arrays_in(i) for i in x]
+    return x if x is None or isinstance(x, dict) else _array(x)
 
 
 def _array(x: Any) -> Any:

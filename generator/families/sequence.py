@@ -6,13 +6,14 @@ takes its type holding that element type. A port whose element types are another
 (SequenceAt's int32/int64 position) is drawn on its own.
 
 The relation that ties them is written `element_type_matches` in each spec; its breaker redraws
-the first linked tensor or sequence input with another element type.
+the last linked tensor or sequence input with another element type. A `type_proto` attribute
+(Optional's type) is broken with a type outside its allowed list that a model can still hold.
 """
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from opconform import containers
+from opconform import containers, dtypes
 from opconform.generator import pins
 from opconform.generator.draft import Draft
 from opconform.generator.families.default import generatable, input_array
@@ -68,4 +69,16 @@ def break_element_type(draw, d: Draft) -> None:
     d.inputs[i] = input_array(draw, d, i)
 
 
-BREAK = {RELATION: break_element_type}
+def break_type_allowed(draw, d: Draft) -> None:
+    """A `type_proto` attribute (Optional's type) naming a type the version does not admit but a
+    model can still write: a tensor or sequence of an element type outside its list (none where
+    the list holds every type opconform knows: the draft then stays valid and is dropped)."""
+    for a in d.spec.attributes:
+        if a.type == "type_proto" and a.allowed is not None:
+            outside = [t for t in generatable(dtypes.NAMES) if t not in a.allowed]
+            outside += [f"seq(tensor({t}))" for t in outside]
+            if outside:
+                d.attributes[a.name] = draw(st.sampled_from(outside))
+
+
+BREAK = {RELATION: break_element_type, "type_allowed": break_type_allowed}
