@@ -167,3 +167,89 @@ def test_a_cycle_or_a_dangling_child_is_refused():
     attrs["nodes_falsenodeids"] = [0, 0, 0]  # the root's false branch is the root: a cycle
     with pytest.raises(Exception, match="trees_well_formed"):
         oracle.evaluate(v, [np.ones((1, 1), np.float32)], attrs)
+
+
+# ------------------------------------------------------------------ SVMClassifier and LabelEncoder
+
+def test_svm_classifier_coupling_is_libsvms():
+    """The coupled probabilities are libsvm's multiclass_probability: for two classes the pair's
+    own probability, and for three they sum to 1 and solve Wu, Lin and Weng's problem within the
+    stopping rule (eps 0.005 / k on the optimality conditions)."""
+    from opconform.oracle.onnx_ml import svmclassifier
+
+    r = np.array([[[0, 0.8], [0.2, 0]]])
+    np.testing.assert_allclose(svmclassifier.multiclass_probability(r), [[0.8, 0.2]], atol=1e-3)
+    r3 = np.zeros((1, 3, 3))
+    for (i, j), p in {(0, 1): 0.7, (0, 2): 0.6, (1, 2): 0.3}.items():
+        r3[0, i, j], r3[0, j, i] = p, 1 - p
+    p = svmclassifier.multiclass_probability(r3)[0]
+    assert abs(p.sum() - 1) < 1e-12 and p.argmax() == 0
+    q = np.array([[sum(r3[0, j, t] ** 2 for j in range(3) if j != t) if t == s else -r3[0, s, t] * r3[0, t, s]
+                   for s in range(3)] for t in range(3)])
+    assert np.abs(q @ p - p @ q @ p).max() < 0.005 / 3
+
+
+def test_svm_classifier_votes_decide_the_label_and_z_holds_the_decisions():
+    v = specs.load("onnx_ml::SVMClassifier-1")
+    attrs = dict(v.examples[0].attributes)
+    x = np.array([[2.0, 0.0], [-1.0, -1.0]], np.float32)
+    labels, z = oracle.evaluate(v, [x], attrs)
+    assert labels.tolist() == [10, 30] and z.shape == (2, 3)  # one decision value per pair
+    labels, _ = oracle.evaluate(v, [x], attrs, {"ties": "last"})
+    assert labels.tolist() == [30, 30]  # the first row's three votes tie
+    probs = dict(attrs, prob_a=[-1.0, -1.0, -1.0], prob_b=[0.0, 0.0, 0.0])
+    labels, z = oracle.evaluate(v, [x], probs)
+    np.testing.assert_allclose(z.sum(axis=1), 1.0, rtol=1e-6)
+    assert labels.tolist() == [10, 30]  # still the votes, not the most probable class
+
+
+@pytest.mark.slow
+def test_svm_classifier_rows_draw_real_models_with_every_kernel():
+    """Covering rows that ask for support vectors, a kernel and probabilities or not are held by
+    the spec's relations alone (no hook): vectors grouped by class, E-1 coefficients per vector,
+    one rho (and prob_a, prob_b) per pair, and the oracle answers."""
+    from opconform.generator import sampling
+    from opconform.generator.factors import GIVEN, OMITTED
+
+    v = specs.load("onnx_ml::SVMClassifier-1")
+    rows = [{"attr:kernel_type": k, "attr:vectors_per_class": GIVEN, "attr:prob_a": p}
+            for k in ("LINEAR", "POLY", "RBF", "SIGMOID") for p in (GIVEN, OMITTED)]
+    got = sampling.generate_rows(v, rows, 5, profile="ci", expect=oracle.expectation)
+    assert not got.infeasible, got.infeasible
+    for _, c in got.cases:
+        a = c.attributes
+        counts, classes = a["vectors_per_class"], len(a.get("classlabels_ints") or a.get("classlabels_strings"))
+        s = sum(counts)
+        assert s > 0 and len(a["coefficients"]) == (classes - 1) * s and len(a["rho"]) == classes * (classes - 1) // 2
+        assert len(a["support_vectors"]) == s * c.inputs[0].shape[1]
+        if c.expected.kind == "outputs":
+            z = c.expected.alternatives[0].outputs[1]
+            assert z.shape[1] == (classes if a.get("prob_a") else 2 if classes == 2 else len(a["rho"]))
+
+
+def test_label_encoder_keys_cover_the_inputs_and_miss_some():
+    for sid in ("onnx_ml::LabelEncoder-1", "onnx_ml::LabelEncoder-2", "onnx_ml::LabelEncoder-4"):
+        hits = misses = 0
+        for c in drawn(sid, 30, 0):
+            if c.expected.kind != "outputs" or not c.inputs[0].size:
+                continue
+            found, total = (int(n) for n in next(t for t in c.label.split(";") if t.startswith("keys:"))[5:].split("of"))
+            hits += found
+            misses += total - found + 1  # the key X lacks
+        assert hits >= 10 and misses >= 10, (sid, hits, misses)
+
+
+def test_label_encoder_versions_read_keys_as_their_text_says():
+    nan_bits = np.array([0x7FC00001], dtype=np.uint32).view(np.float32)  # a NaN of other bits than the key's
+    attrs = {"keys_floats": [float("nan"), 0.0], "values_int64s": [1, 2], "default_int64": 9}
+    x = np.concatenate([nan_bits, np.array([-0.0], np.float32)])
+    (v2,) = oracle.evaluate("onnx_ml::LabelEncoder-2", [x], attrs)
+    (v4,) = oracle.evaluate("onnx_ml::LabelEncoder-4", [x], attrs)
+    assert v2.tolist() == [9, 9]  # bit-wise: another NaN's bits, and -0.0 is not 0.0
+    assert v4.tolist() == [1, 2]  # any NaN matches a NaN key; -0.0 equals 0.0
+    tensor = {"keys_tensor": np.array([3, 4, 3], np.int16), "values_tensor": np.array([1.5, 2.5, 3.5]),
+              "default_tensor": np.array([-7.0])}
+    (y,) = oracle.evaluate("onnx_ml::LabelEncoder-4", [np.array([3, 5], np.int16)], tensor)
+    assert y.dtype == np.float64 and y.tolist() == [3.5, -7.0]  # the last of a repeated key wins
+    (y,) = oracle.evaluate("onnx_ml::LabelEncoder-1", [np.array([1, -1, 2])], {"classes_strings": ["a", "b"]})
+    assert y.tolist() == ["b", "_Unused", "_Unused"]  # no counting from the end

@@ -255,13 +255,15 @@ def test_every_hook_left_says_why_and_their_number_does_not_grow():
         doc = ast.get_docstring(ast.parse(p.read_text()))
         assert doc and doc.strip(), f"{p.relative_to(root)} has no reason at its top"
     # the cap is issue 12's, over the onnx and openvino dialects; ai.onnx.ml's hooks draw what no
-    # relation can say (consistent trees, categories taken from X's values) and are named here,
+    # relation can say (consistent trees, categories and LabelEncoder's keys taken from X's values:
+    # with the generic draws 93% (version 2) and 100% (version 4) of valid drafts were rejected and
+    # few keys met X) and are named here,
     # so a new one still fails this test until it is reviewed
     standard = [p for p in modules if p.parent.name != "onnx_ml"]
     assert len(standard) <= 12, sorted(str(p.relative_to(root)) for p in standard)
     ml = {p.stem for p in modules if p.parent.name == "onnx_ml"}
     assert ml <= {"treeensemble", "treeensembleclassifier", "treeensembleregressor", "onehotencoder",
-                  "categorymapper", "featurevectorizer"}, sorted(ml)
+                  "categorymapper", "featurevectorizer", "labelencoder"}, sorted(ml)
     for alias, target in hooks.SHARED.items():  # shared hooks exist
         assert (root / (target.replace(".", "/") + ".py")).exists(), alias
 
