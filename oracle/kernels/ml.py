@@ -7,8 +7,10 @@ every row and tree at once: each step moves every (row, tree) pair one node down
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -19,6 +21,16 @@ MODES = ("BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRA
 LEAF = -1
 # onnxruntime and onnx.reference treat a score within 1e-7 of 0 as the zero SOFTMAX_ZERO keeps
 SOFTMAX_ZERO_EPS = 1e-7
+
+
+def quiet(run: Callable) -> Callable:
+    """An ML oracle's `run` with NumPy's floating-point warnings off: NaN and infinite features
+    are data to these operators (a missing value, a score past float32's range), not faults."""
+    @functools.wraps(run)
+    def wrapped(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return run(*args, **kwargs)
+    return wrapped
 
 
 def _erfinv_exact(y: np.ndarray) -> np.ndarray:

@@ -23,18 +23,18 @@ def kernel(x: np.ndarray, sv: np.ndarray, kind: str, params) -> np.ndarray:
     return np.exp(-gamma * np.maximum(squared, 0))
 
 
+@ml.quiet
 def run(spec, inputs, attributes, policies):
     x = wide(inputs[0])  # a signaling NaN quiets silently
     coef = np.asarray(attributes["coefficients"], dtype=np.float32).astype(np.float64)
     rho = float(np.float32(attributes["rho"][0]))
     n = int(attributes["n_supports"])
-    with np.errstate(all="ignore"):
-        if n > 0:
-            sv = np.asarray(attributes["support_vectors"], dtype=np.float32).astype(np.float64).reshape(n, x.shape[1])
-            score = kernel(x, sv, attributes["kernel_type"], attributes.get("kernel_params")) @ coef + rho
-        else:
-            score = (x @ coef if x.shape[1] else np.zeros(x.shape[0])) + rho
-        if attributes["one_class"]:
-            score = np.where(score > 0, 1.0, -1.0)
-        out = ml.post_transform(score[:, None], attributes["post_transform"], policies, spec.id)
-        return (out.astype(np.float32),)  # rounded once to float32: past its range is +-inf
+    if n > 0:
+        sv = np.asarray(attributes["support_vectors"], dtype=np.float32).astype(np.float64).reshape(n, x.shape[1])
+        score = kernel(x, sv, attributes["kernel_type"], attributes.get("kernel_params")) @ coef + rho
+    else:
+        score = (x @ coef if x.shape[1] else np.zeros(x.shape[0])) + rho
+    if attributes["one_class"]:
+        score = np.where(score > 0, 1.0, -1.0)
+    out = ml.post_transform(score[:, None], attributes["post_transform"], policies, spec.id)
+    return (out.astype(np.float32),)  # rounded once to float32: past its range is +-inf

@@ -33,12 +33,8 @@ def _with_leaf_rows(members: np.ndarray, count: int) -> np.ndarray:
     return np.concatenate([members, np.full((count, members.shape[1]), np.nan)])
 
 
+@ml.quiet  # NaN and infinite features are data here
 def run(spec, inputs, attributes, policies):
-    with np.errstate(all="ignore"):  # NaN and infinite features are data here
-        return _run(spec, inputs, attributes, policies)
-
-
-def _run(spec, inputs, attributes, policies):
     x = np.asarray(inputs[0])
     n_targets = int(attributes["n_targets"])
     modes = np.asarray(attributes["nodes_modes"]).reshape(-1).astype(np.int64)

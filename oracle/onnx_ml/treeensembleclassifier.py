@@ -33,12 +33,8 @@ def complement(scores: np.ndarray, voted: set[int], n_labels: int, transform: st
     return np.stack([first, s], axis=1)
 
 
+@ml.quiet  # NaN and infinite features are data here
 def run(spec, inputs, attributes, policies):
-    with np.errstate(all="ignore"):  # NaN and infinite features are data here
-        return _run(spec, inputs, attributes, policies)
-
-
-def _run(spec, inputs, attributes, policies):
     x = np.asarray(inputs[0])
     labels = labels_of(attributes)
     forest, votes, _ = ml.node_tuple_forest(attributes, "class", "class_ids", labels.size, "SUM", spec.id)

@@ -9,12 +9,8 @@ import numpy as np
 from opconform.oracle.kernels import ml
 
 
+@ml.quiet  # NaN and infinite features are data here
 def run(spec, inputs, attributes, policies):
-    with np.errstate(all="ignore"):  # NaN and infinite features are data here
-        return _run(spec, inputs, attributes, policies)
-
-
-def _run(spec, inputs, attributes, policies):
     x = np.asarray(inputs[0])
     n_targets = int(attributes["n_targets"])
     function = attributes["aggregate_function"]
