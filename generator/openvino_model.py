@@ -27,7 +27,7 @@ ADAPTERS: dict[str, Callable[[Any, list, dict], Any]] = {}
 # underscores name it (Abs is `absolute`)
 FUNCTION_NAMES = {"Abs": "absolute"}
 # operator name -> {IR attribute name: the factory's parameter name}, where they differ
-PARAMETER_NAMES = {"Clamp": {"min": "min_value", "max": "max_value"}}
+PARAMETER_NAMES = {"Clamp": {"min": "min_value", "max": "max_value"}, "Broadcast": {"mode": "broadcast_spec"}}
 # (operator, attribute) -> {the document's spelling of a value: OpenVINO's}, where they differ
 # (OneHot-16's text says ignore-negative, OpenVINO's enum is ignore_negative: the spec's erratum)
 VALUE_SPELLINGS = {("OneHot", "negative_indices_mode"): {"ignore-negative": "ignore_negative"}}
@@ -196,3 +196,7 @@ def _plain(v: Any) -> Any:
     if isinstance(v, np.generic):
         return v.item()
     return v
+
+
+# adapters of operations whose factories need more than the generic call, registered on import
+from opconform.generator import openvino_sparse_adapters  # noqa: E402,F401
