@@ -27,7 +27,10 @@ _UNSUPPORTED = ("NOT_IMPLEMENTED", "Could not find an implementation", "Validate
                 "fallback to CPU EP has been explicitly disabled",
                 # the CPU recurrent kernels: "GRU operator does not support double yet", "Batchwise
                 # recurrent operations (layout == 1) are not supported. If you need support create a github issue"
-                "operator does not support double yet", "are not supported. If you need support")
+                "operator does not support double yet", "are not supported. If you need support",
+                # the Python binding takes maps of float values only (map(string, float), map(int64, float)):
+                # a dict of int64, double or string values cannot be fed
+                "Unexpected input data type. Actual: ((map(", "cannot be linked to C type")
 
 CPU = "CPUExecutionProvider"
 

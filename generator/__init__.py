@@ -44,6 +44,7 @@ __all__ = [
     "draw_probes", "factor_preference", "probe_assignment", "probe_seeds", "rows_to_probe",
     "edge_values", "from_elements", "size_profile", "output_slots", "case_variants", "example_outputs",
     "stress_draw", "stress_elements", "stress_nbytes", "stress_sizes", "read_manifest", "MANIFEST", "ONNX_TESTDIR_FORMAT",
+    "read_value_file",
 ]
 
 
@@ -54,6 +55,10 @@ def __getattr__(name: str):
         from opconform.generator.onnx_model import output_slots
 
         return output_slots
+    if name == "read_value_file":  # a sequence, optional or map .pb file (generator/value_protos.py)
+        from opconform.generator.value_protos import read
+
+        return read
     if name == "ONNX_TESTDIR_FORMAT":
         from opconform.generator.writers.onnx_testdir import FORMAT
 

@@ -235,6 +235,11 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "items": lambda x: tuple(x.items),
     # an optional holding a value, or any value that is not an optional (OptionalGetElement-18)
     "has_element": lambda x: x is not None and (not isinstance(x, containers.OptionalValue) or x.has_element),
+    # a map's keys and values as 1-D arrays (DictVectorizer, CastMap), and which elements of x a
+    # tuple holds (keys in a vocabulary)
+    "map_keys": lambda m: m.keys,
+    "map_values": lambda m: m.values,
+    "isin": lambda x, values: np.isin(np.asarray(x, dtype=object), np.asarray(values, dtype=object)),
     "len": len,
     "min": min,
     "max": max,

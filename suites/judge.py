@@ -3,7 +3,8 @@
 A backend that cannot be driven from Python (a C++ runtime, an accelerator's SDK, a phone) runs the
 cases `opconform generate` wrote and writes its answers into a directory laid out the same way:
 
-    <outputs>/<case dir>/test_data_set_0/output_<K>.pb   graph output K, a TensorProto
+    <outputs>/<case dir>/test_data_set_0/output_<K>.pb   graph output K, a TensorProto (a SequenceProto,
+                                                         OptionalProto or MapProto for such an output)
     <outputs>/<case dir>/test_data_set_0/error.txt       it refused the case: its message
     <outputs>/<case dir>/test_data_set_0/unsupported.txt it does not implement it: its message
     <outputs>/<case dir>/test_data_set_0/crash.txt       it died on the case (timeout.txt: it hung)
@@ -21,16 +22,16 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import onnx
 from google.protobuf.message import DecodeError
 from onnx import numpy_helper
 
-from opconform import __version__, dtypes, specs, tensors
+from opconform import __version__, containers, dtypes, specs, tensors
 from opconform.backends.onnx_base import onnx_io
-from opconform.generator import MANIFEST, ONNX_TESTDIR_FORMAT, read_manifest
+from opconform.generator import MANIFEST, ONNX_TESTDIR_FORMAT, read_manifest, read_value_file
 from opconform.model import Case, Outcome, SpecError, SpecVersion
 from opconform.suites import record, results, verdicts
 
@@ -83,6 +84,15 @@ def read_tensor(path: Path) -> np.ndarray:
     return x
 
 
+def read_value(path: Path, type_text: str) -> Any:
+    """An output_K.pb of a sequence, optional or map output (a SequenceProto, OptionalProto or
+    MapProto) as opconform holds it; UnreadableAnswer otherwise."""
+    try:
+        return read_value_file(path, type_text)
+    except (DecodeError, OSError, ValueError, TypeError, KeyError) as e:
+        raise UnreadableAnswer(f"{path.name}: not a {type_text} proto ({type(e).__name__}: {e})") from None
+
+
 def _message(path: Path) -> str:
     text = path.read_text(encoding="utf-8", errors="replace").strip()
     return text[:MESSAGE_LIMIT] or f"(empty {path.name})"
@@ -110,7 +120,8 @@ def read_answer(spec: SpecVersion, case: Case, model: onnx.ModelProto, answer_di
         path = data / f"output_{k}.pb"
         if path.is_file():
             try:
-                got[k] = read_tensor(path)
+                declared = io.output_types[k] if k < len(io.output_types) else None
+                got[k] = read_value(path, declared) if declared and containers.is_container_type(declared) else read_tensor(path)
             except UnreadableAnswer as e:
                 problems.append(str(e))
     extra = [p.name for p in outputs if p.stem.removeprefix("output_") not in {str(k) for k in range(len(got))}]

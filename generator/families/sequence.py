@@ -11,11 +11,13 @@ the last linked tensor or sequence input with another element type. A `type_prot
 """
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import strategies as st
 
 from opconform import containers, dtypes
-from opconform.generator import pins
+from opconform.generator import pins, values
 from opconform.generator.draft import Draft
+from opconform.generator.families import default
 from opconform.generator.families.default import generatable, input_array
 
 RELATION = "element_type_matches"
@@ -52,6 +54,32 @@ def element_types(draw, d: Draft) -> None:
         if p.type_var is not None:
             by_var[p.type_var] = chosen
         d.dtypes.append(chosen)
+
+
+def inputs(draw, d: Draft) -> None:
+    """The default inputs; then a map's keys drawn among the entries of the list attribute of its
+    key type where the version sets one (DictVectorizer's vocabulary: a key outside it is
+    undefined, so independent keys would almost never be valid), a subset in any order."""
+    default.inputs(draw, d)
+    for i, x in enumerate(d.inputs):
+        if not isinstance(x, containers.MapValue):
+            continue
+        listed = _key_list(d, containers.parse_type(x.type).key)
+        if listed is None:
+            continue
+        picked = draw(st.lists(st.sampled_from(listed), unique=True, max_size=len(listed))) if listed else []
+        elem = containers.element_type(x.type)
+        keys = np.array(picked, dtype=object if isinstance(listed[0] if listed else "", str) else np.int64)
+        d.inputs[i] = containers.MapValue(x.type, keys.reshape(-1), draw(values.arrays(elem, (len(picked),))))
+
+
+def _key_list(d: Draft, key_type: str) -> list | None:
+    """The distinct entries of the set list attribute whose element type is the map's key type."""
+    wanted = "strings" if key_type == "string" else "ints"
+    for a in d.spec.attributes:
+        if a.type == wanted and a.name in d.attributes:
+            return list(dict.fromkeys(d.attributes[a.name]))
+    return None
 
 
 def break_element_type(draw, d: Draft) -> None:

@@ -2,6 +2,7 @@
 
     <case>/model.onnx
     <case>/test_data_set_0/input_<i>.pb    one per graph input, in graph order, TensorProto named as it
+                                           (SequenceProto, OptionalProto or MapProto for such an input)
     <case>/test_data_set_0/output_<j>.pb   one per graph output (valid cases only)
 
 An invalid case has a model and inputs but no outputs (the layout cannot say "must refuse"; the

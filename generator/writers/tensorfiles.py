@@ -9,15 +9,16 @@ from pathlib import Path
 
 import numpy as np
 
-from opconform import dtypes, tensors
-from opconform.generator.onnx_model import to_tensor_proto
+from opconform import containers, dtypes, tensors
+from opconform.generator import value_protos
 
 _NATIVE = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "bool", "complex64", "complex128"}
 
 
 def write_pb(path: Path, x: np.ndarray, name: str) -> dict:
-    path.write_bytes(to_tensor_proto(x, name).SerializeToString())
+    """A TensorProto, or for a sequence, optional or map its SequenceProto, OptionalProto or MapProto."""
+    path.write_bytes(value_protos.to_proto(x, name).SerializeToString())
     return describe(path, x, name)
 
 
@@ -50,4 +51,6 @@ def read_npy(path: Path, element_type: str) -> np.ndarray:
 
 
 def describe(path: Path, x: np.ndarray, name: str) -> dict:
+    if containers.is_container(x):  # its type string in place of an element type; no shape
+        return {"name": name, "file": path.name, "element_type": x.type, "shape": []}
     return {"name": name, "file": path.name, "element_type": dtypes.name_of(x.dtype), "shape": list(x.shape)}
