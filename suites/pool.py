@@ -31,6 +31,7 @@ from opconform.suites.plan import Item
 
 STARTUP_TIMEOUT = 180.0  # importing a runtime can be slow on a busy machine
 MAX_STARTUP_FAILURES = 3
+PREFETCH = 2  # batches sent to a worker ahead of its results: the next one waits in the pipe
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
@@ -78,10 +79,11 @@ class _Worker:
     conn: Any
     started: float
     phase: Any  # shared flag: worker.BACKEND while the backend's code runs
-    position: Any  # shared: index in the batch sent of the case the worker is on
+    position: Any  # shared: how many cases the worker started before the one it is on
     ready: bool = False
-    pending: list[Item] = field(default_factory=list)
-    reported: int = 0  # results of the batch sent received so far
+    pending: list[Item] = field(default_factory=list)  # cases sent, not yet answered, in the order sent
+    reported: int = 0  # results received from this worker so far
+    in_flight: deque = field(default_factory=deque)  # cases left of each batch sent, oldest first
     last: float = 0.0  # when it last showed progress (batch sent or result received)
     models_built: int = 0
     memory_checked: float = 0.0
@@ -113,7 +115,8 @@ class WorkerPool:
                  shard: str | None, on_result: Callable[[Any], None],
                  on_lost: Callable[[Item, str, str], None],
                  on_harness_error: Callable[[str, str, str], None] = lambda *a: None,
-                 worker_main: Callable[..., None] = worker.main, spare: bool = True):
+                 worker_main: Callable[..., None] = worker.main, spare: bool = True,
+                 on_results: Callable[[list], None] | None = None):
         # worker_main: the workers' entry point, speaking worker.main's protocol (the stress
         # profile's workers time rungs instead: suites/stress_worker.py)
         self.worker_main = worker_main
@@ -122,6 +125,9 @@ class WorkerPool:
         self.memory_limit = None if not memory_limit_mb else memory_limit_mb * 1024 * 1024
         self.shard = shard
         self.on_result, self.on_lost, self.on_harness_error = on_result, on_lost, on_harness_error
+        # several results at once (a worker sends them gathered): one call, so the caller can write
+        # them with one write(); without it, on_result for each
+        self.on_results = on_results or (lambda judged: [on_result(j) for j in judged])
         self.stats = PoolStats()
         self._ctx = _context()
         self._startup_failures = 0
@@ -163,12 +169,20 @@ class WorkerPool:
                         queue.extend(b for b in more[0] if b)
                         self._specs.update(more[1])
                 for w in workers:
-                    if w.ready and not w.pending and (w.first or queue):
-                        w.pending, w.reported, w.first = list(w.first or queue.popleft()), 0, []
-                        w.position.value = 0  # the worker is idle: it sent every result of its last batch
-                        w.conn.send(({sid: self._specs[sid] for sid, _ in w.pending if sid in self._specs}, w.pending,
-                                     [encoded.get(id(case)) for _, case in w.pending], self._deaths() > 0))
-                        w.last = monotonic()
+                    # a second batch waits in the pipe while the first runs, so that the worker goes on
+                    # at once instead of waiting for the parent (planning, writing) to answer; not at the
+                    # end of the queue, where it would leave another worker without a batch
+                    while w.ready and (w.first or (queue and (not w.pending or
+                                                              (len(w.in_flight) < PREFETCH and len(queue) > len(workers))))):
+                        if w.first and w.pending:
+                            break  # a rerun runs alone: after what the worker holds, nothing with it
+                        batch, w.first = list(w.first or queue.popleft()), []
+                        if not w.pending:
+                            w.last = monotonic()
+                        w.pending += batch
+                        w.in_flight.append(len(batch))
+                        w.conn.send(({sid: self._specs[sid] for sid, _ in batch if sid in self._specs}, batch,
+                                     [encoded.get(id(case)) for _, case in batch], self._deaths() > 0))
                 everyone = workers + ([spare] if spare else [])
                 wait([w.conn for w in everyone] + [w.process.sentinel for w in everyone], timeout=0.25)
                 if spare is not None:
@@ -222,31 +236,55 @@ class WorkerPool:
 
     def _handle(self, w: _Worker, msg: tuple) -> None:
         kind = msg[0]
+        if kind == "many":
+            judged = []
+            for m in msg[1]:
+                if m[0] == "result":
+                    judged.append(self._answered(w, m))
+                else:
+                    self._deliver(judged)
+                    judged = []
+                    self._handle(w, m)
+            self._deliver(judged)
+            return
         if kind == "ready":
             w.ready, w.last = True, monotonic()
             self.stats.backend_version = msg[1]
             self._startup_failures = 0
         elif kind == "fatal":
             raise PoolError(msg[1])
-        elif kind == "many":
-            for m in msg[1]:
-                self._handle(w, m)
         elif kind == "result":
-            item = w.pending.pop(0)
-            w.reported += 1
-            if id(item[1]) in self._rerun and msg[1].verdict != "harness-error":
-                self.stats.deaths_not_reproduced += 1
-            w.last = monotonic()
-            w.models_built = msg[2]
-            self.on_result(msg[1])
-            if msg[1].verdict == "harness-error":
-                self.on_harness_error(msg[1].case_id, msg[1].spec_id, msg[1].message)
+            self._deliver([self._answered(w, msg)])
         elif kind == "harness-error":  # the worker could not make the result line: it is made here
-            item = w.pending.pop(0)
-            w.reported += 1
-            w.last = monotonic()
+            item = self._pop(w)
             self.on_lost(item, "harness-error", msg[3])
             self.on_harness_error(msg[1], msg[2], msg[3])
+
+    def _pop(self, w: _Worker) -> Item:
+        """The oldest case sent to a worker, now answered."""
+        item = w.pending.pop(0)
+        w.reported += 1
+        w.in_flight[0] -= 1
+        if not w.in_flight[0]:
+            w.in_flight.popleft()
+        w.last = monotonic()
+        return item
+
+    def _answered(self, w: _Worker, msg: tuple) -> Any:
+        """The bookkeeping of a ("result", Judged, models built) message; its Judged."""
+        item = self._pop(w)
+        if id(item[1]) in self._rerun and msg[1].verdict != "harness-error":
+            self.stats.deaths_not_reproduced += 1
+        w.models_built = msg[2]
+        return msg[1]
+
+    def _deliver(self, judged: list) -> None:
+        if not judged:
+            return
+        self.on_results(judged)
+        for j in judged:
+            if j.verdict == "harness-error":
+                self.on_harness_error(j.case_id, j.spec_id, j.message)
 
     def _retire(self, w: _Worker, status: str, message: str, queue: deque) -> list[Item]:
         """Kill a worker that must go and report the case it was on; the batch to rerun at once,

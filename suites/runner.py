@@ -265,6 +265,14 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
 
         def on_result(j: record.Judged) -> None:
             writer.write(j.case_id, j.line)
+            counted(j)
+
+        def on_results(judged: list[record.Judged]) -> None:  # a worker's gathered results: one write()
+            writer.write_many([(j.case_id, j.line) for j in judged])
+            for j in judged:
+                counted(j)
+
+        def counted(j: record.Judged) -> None:
             summary.counts[j.spec_id][j.verdict] += 1
             summary.attempts[j.spec_id].add(Verdict(j.verdict), j.expected_kind, j.message)
             summary.cases_run += 1
@@ -290,7 +298,8 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
             meta["probing"]["results_from_probes"] = len(probed)
         pool = WorkerPool(backend.ref or config.backend, jobs=config.jobs, timeout=config.timeout,
                           memory_limit_mb=config.memory_limit_mb, shard=config.shard,
-                          on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error)
+                          on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error,
+                          on_results=on_results)
         t0 = perf_counter()
         stats = pool.run(batches, {v.id: v for v in mine}, encoded)
         summary.execution_seconds = perf_counter() - t0

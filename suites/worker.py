@@ -1,7 +1,7 @@
 """The worker process: loads the backend once, then runs batches of cases, sending back the
 judged results as it gets them: each one at once, or, given a shared `position`, gathered for
 up to FLUSH_SECONDS and sent together (one message instead of dozens: the pipe and the parent's
-wake-ups cost more than a fast backend's run). `position` says which case of the batch is
+wake-ups cost more than a fast backend's run). `position` says which case sent to it is
 running, so that the parent still knows which case a death belongs to; results gathered but not
 yet sent when the worker dies are not lost but rerun. Whatever the backend does to this process (a signal,
 a hang, a memory blow-up) the parent sees and survives; this side only reports."""
@@ -50,6 +50,19 @@ def start(conn: Any, backend_ref: str, phase_flag: Any) -> Any:
     return backend
 
 
+_HARNESS: list = []  # (specs, backends.base, suites.record), imported once, after start() set the threads
+
+
+def _harness() -> tuple[Any, Any, Any]:
+    if not _HARNESS:
+        from opconform import specs
+        from opconform.backends import base
+        from opconform.suites import record
+
+        _HARNESS.extend((specs, base, record))
+    return _HARNESS[0], _HARNESS[1], _HARNESS[2]
+
+
 def collect_garbage(phase: Any) -> None:
     """The cyclic garbage collector's work, done here, in the backend's phase, instead of at whatever
     allocation it would start on (main() turns it off): objects in reference cycles may hold the
@@ -78,17 +91,15 @@ def messages(conn: Any) -> Iterator[tuple]:
 
 def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, position: Any = None) -> None:
     """phase_flag: a shared integer the parent reads after a death, to tell backend from harness.
-    position: a shared integer, the index in its batch of the case running (None: send each
+    position: a shared integer, how many cases this worker started before the one running, over
+    every batch (the parent may send the next batch before the last is done; None: send each
     result at once)."""
     backend = start(conn, backend_ref, phase_flag)
     if backend is None:
         return
     gc.disable()  # collected in the backend's phase between cases (collect_garbage)
-    from opconform import specs
-    from opconform.backends import base  # noqa: F401 -- the harness's own messages
-    from opconform.suites import record
-
     known: dict = {}  # spec id -> SpecVersion, as the parent sent them (no YAML parsing here)
+    started = 0
     # more: the cases' JSON encoded at generation (when the sender has it), and whether to send each
     # result at once (the pool asks once its workers die: results gathered die with the worker and
     # are run again, which on a crash-heavy backend cost more than the messages saved)
@@ -99,27 +110,35 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
         gathered: list[tuple] = []
         flushed = perf_counter()
         for k, ((spec_id, case), pre) in enumerate(zip(batch, encoded)):
-            t0 = perf_counter()
             if position is not None:
-                position.value = k
-            spec = None
-            try:
-                spec = known.get(spec_id) or specs.load(spec_id)
-                outcome = backend.execute(spec, case)
-                collect_garbage(base.phase)
-                result = record.make(spec, case, outcome, backend.name, shard=shard, encoded=pre)
-                harness = perf_counter() - t0 - outcome.backend_seconds - outcome.build_seconds
-            except Exception as e:  # noqa: BLE001 - opconform's own failure: its verdict, never the backend's
-                message = base.harness_message(e)
-                try:
-                    result = record.harness_error(spec, case, backend.name, message, shard=shard, encoded=pre)
-                except Exception:  # noqa: BLE001 - no result line can be made: the parent makes it
-                    gathered.append(("harness-error", case.id, spec_id, message))
-                    result = None
-                harness = perf_counter() - t0
-            if result is not None:
-                result["harness_seconds"] = max(harness, 0.0)
-                gathered.append(("result", record.Judged.of(result), backend.models_built))
+                position.value = started
+            started += 1
+            gathered += judge_case(backend, known, spec_id, case, pre, shard)
             if position is None or at_once or k == len(batch) - 1 or perf_counter() - flushed >= FLUSH_SECONDS:
                 conn.send(gathered[0] if len(gathered) == 1 else ("many", gathered))
                 gathered, flushed = [], perf_counter()
+
+
+def judge_case(backend: Any, known: dict, spec_id: str, case: Any, pre: tuple[str, bytes] | None,
+               shard: str | None) -> list[tuple]:
+    """Run and judge one case: the messages for the parent, ("result", Judged, models built) or,
+    where no result line can be made, ("harness-error", case id, spec id, message). The result's
+    harness_seconds is this call's time outside the backend's build and run."""
+    specs, base, record = _harness()
+    t0 = perf_counter()
+    spec = None
+    try:
+        spec = known.get(spec_id) or specs.load(spec_id)
+        outcome = backend.execute(spec, case)
+        collect_garbage(base.phase)
+        result = record.make(spec, case, outcome, backend.name, shard=shard, encoded=pre)
+        harness = perf_counter() - t0 - outcome.backend_seconds - outcome.build_seconds
+    except Exception as e:  # noqa: BLE001 - opconform's own failure: its verdict, never the backend's
+        message = base.harness_message(e)
+        try:
+            result = record.harness_error(spec, case, backend.name, message, shard=shard, encoded=pre)
+        except Exception:  # noqa: BLE001 - no result line can be made: the parent makes it
+            return [("harness-error", case.id, spec_id, message)]
+        harness = perf_counter() - t0
+    result["harness_seconds"] = max(harness, 0.0)
+    return [("result", record.Judged.of(result), backend.models_built)]
