@@ -5,6 +5,8 @@ are trained, their parameters converted into the operator's attributes by the co
 model learnt where missing values go). scikit-learn is a test dependency only (the `test` extra)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -269,3 +271,104 @@ def test_svr_with_every_kernel(kernel):
     model.dual_coef_[:] = model.dual_coef_.astype(np.float32)
     model.intercept_[:] = model.intercept_.astype(np.float32)
     np.testing.assert_allclose(got[:, 0], model.predict(probe), rtol=1e-5, atol=1e-5)
+
+
+def _svc_attributes(model, kernel: str) -> dict:
+    """SVMClassifier's attributes of a fitted SVC, in libsvm's own signs: scikit-learn flips
+    dual_coef_ and intercept_ of a two-class model for its public attributes and keeps libsvm's as
+    _dual_coef_ and _intercept_ (intercept = -rho), which the one-against-one reading adds."""
+    attrs = {"kernel_type": kernel.upper(), "kernel_params": [0.5, 0.25, 3.0],
+             "vectors_per_class": [int(n) for n in model.n_support_],
+             "support_vectors": model.support_vectors_.reshape(-1).astype(np.float32).tolist(),
+             "coefficients": model._dual_coef_.reshape(-1).astype(np.float32).tolist(),
+             "rho": model._intercept_.astype(np.float32).tolist(), "classlabels_ints": [int(c) for c in model.classes_]}
+    if getattr(model, "probability", False) is True:  # "deprecated" in newer scikit-learn: not a probability model
+        attrs.update(prob_a=model._probA.astype(np.float32).tolist(), prob_b=model._probB.astype(np.float32).tolist())
+    return attrs
+
+
+def _as_stored(model) -> None:
+    """The model's own parameters rounded to float32, as the attributes store them."""
+    model.support_vectors_[:] = model.support_vectors_.astype(np.float32)
+    model._dual_coef_[:] = model._dual_coef_.astype(np.float32)
+    model._intercept_[:] = model._intercept_.astype(np.float32)
+    if getattr(model, "probability", False) is True:  # "deprecated" in newer scikit-learn: not a probability model
+        model._probA[:] = model._probA.astype(np.float32)
+        model._probB[:] = model._probB.astype(np.float32)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "sigmoid"])
+@pytest.mark.parametrize("classes", [2, 3])
+def test_svc_decisions_and_labels_with_every_kernel(kernel, classes):
+    from sklearn import svm
+
+    x = _data(features=2).astype(np.float64)
+    y = np.digitize(x[:, 0] - x[:, 1], [-0.7, 0.7][: classes - 1] if classes == 3 else [0.0]) + 5
+    model = svm.SVC(kernel=kernel, degree=3, gamma=0.5, coef0=0.25, C=2.0, decision_function_shape="ovo").fit(x, y)
+    attrs = _svc_attributes(model, kernel)
+    _as_stored(model)
+    probe = _probe(x, np.zeros(0), np.zeros(0, dtype=np.int64)).astype(np.float32).astype(np.float64)
+    labels, z = oracle.evaluate("onnx_ml::SVMClassifier-1", [probe], attrs)
+    decision = model.decision_function(probe)
+    if classes == 2:  # Z = [-d, d]: scikit-learn's binary decision is -d (positive for classes_[1])
+        np.testing.assert_allclose(z, np.stack([decision, -decision], axis=1), rtol=1e-5, atol=1e-5)
+    else:
+        np.testing.assert_allclose(z, decision, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(labels, model.predict(probe))
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+def test_svc_probabilities_are_libsvms(classes):
+    from sklearn import svm
+
+    x = _data(n=120, features=2).astype(np.float64)
+    y = np.digitize(x[:, 0] + 0.5 * x[:, 1], [-0.5, 0.5][: classes - 1] if classes == 3 else [0.0])
+    with warnings.catch_warnings():  # scikit-learn 1.9 deprecates probability=True (Platt scaling by libsvm)
+        warnings.simplefilter("ignore", FutureWarning)
+        try:
+            model = svm.SVC(kernel="rbf", gamma=0.5, C=1.0, probability=True, random_state=0).fit(x, y)
+        except (TypeError, ValueError) as e:
+            pytest.skip(f"this scikit-learn's SVC has no libsvm probabilities: {e}")
+    attrs = _svc_attributes(model, "rbf")
+    _as_stored(model)
+    probe = _probe(x, np.zeros(0), np.zeros(0, dtype=np.int64)).astype(np.float32).astype(np.float64)
+    labels, z = oracle.evaluate("onnx_ml::SVMClassifier-1", [probe], attrs)
+    # libsvm gives two classes their pair's probability without coupling; the coupling's stopping
+    # rule (eps 0.005 / k) leaves the oracle's two-class answer within about 1e-3 of it
+    np.testing.assert_allclose(z, model.predict_proba(probe), rtol=0, atol=2e-3 if classes == 2 else 1e-5)
+    np.testing.assert_array_equal(labels, model.predict(probe))  # votes, not the most probable class
+
+
+def test_label_encoder_is_scikit_learns_mapping_with_a_default_for_unknown_labels():
+    rng = np.random.default_rng(RNG_SEED)
+    words = np.array(["cat", "dog", "emu", "gnu", "yak"], dtype=object)
+    train = words[rng.integers(0, 4, size=40)]  # yak is never seen
+    probe = words[rng.integers(0, 5, size=30)]
+    model = preprocessing.LabelEncoder().fit(train)
+    known = np.isin(probe, model.classes_)
+    assert known.any() and not known.all()
+    keys = [str(c) for c in model.classes_]
+    for sid, attrs in (("onnx_ml::LabelEncoder-1", {"classes_strings": keys, "default_int64": -1}),
+                       ("onnx_ml::LabelEncoder-2", {"keys_strings": keys, "values_int64s": list(range(len(keys)))}),
+                       ("onnx_ml::LabelEncoder-4", {"keys_tensor": np.array(keys, dtype=object),
+                                                    "values_tensor": np.arange(len(keys), dtype=np.int64)})):
+        (got,) = oracle.evaluate(sid, [probe], attrs)
+        np.testing.assert_array_equal(got[known], model.transform(probe[known]))
+        assert (got[~known] == -1).all()
+    codes = np.array([0, 3, 1, -1, 7])
+    (back,) = oracle.evaluate("onnx_ml::LabelEncoder-1", [codes], {"classes_strings": keys})  # inverse_transform
+    np.testing.assert_array_equal(back[:3], model.inverse_transform(codes[:3]))
+    assert back[3:].tolist() == ["_Unused", "_Unused"]
+
+
+def test_ordinal_encoder_with_unknown_value_is_label_encoder_4():
+    rng = np.random.default_rng(RNG_SEED)
+    train = rng.integers(0, 6, size=(50, 1)).astype(np.float64) / 2  # 0.0, 0.5, .. 2.5
+    probe = rng.integers(-1, 8, size=(30, 1)).astype(np.float64) / 2
+    model = preprocessing.OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1).fit(train)
+    cats = model.categories_[0]
+    attrs = {"keys_tensor": cats.astype(np.float64), "values_tensor": np.arange(cats.size, dtype=np.float64),
+             "default_tensor": np.array([-1.0])}
+    (got,) = oracle.evaluate("onnx_ml::LabelEncoder-4", [probe[:, 0]], attrs)
+    np.testing.assert_array_equal(got, model.transform(probe)[:, 0])
+    assert (got == -1).any() and (got >= 0).any()
