@@ -153,7 +153,7 @@ def _from(p: Any, t: ValueType | None) -> Any:
         key = dtypes.BY_ONNX[p.key_type].name
         keys = np.array([k.decode("utf-8", "surrogateescape") for k in p.string_keys], dtype=object) if key == "string" \
             else np.array(list(p.keys), dtype=np.int64)
-        vals = [_tensor(v).reshape(()) for v in p.values.tensor_values]
+        vals = [_tensor(v).reshape(-1)[0] for v in p.values.tensor_values]  # scalars, not 0-d arrays
         elem = t.inner.elem if t is not None else (containers.type_of(vals[0]) if vals else "float32")
         v = np.array(vals, dtype=dtypes.numpy_dtype(elem)).reshape(-1)
         return MapValue(f"map({key},tensor({elem}))", keys, v)

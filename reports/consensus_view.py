@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from opconform import compare, containers
 from opconform.reports import links
 from opconform.reports.consensus import HEADING, Agreement, Consensus, consensus
 from opconform.reports.failure import replay_command
@@ -154,6 +155,8 @@ def _marks(spec, got: np.ndarray | None, want: np.ndarray | None) -> np.ndarray 
     """The elements where `got` differs from the oracle's, by the spec's own comparison rules."""
     if got is None or want is None:
         return None
+    if containers.is_container(got) or containers.is_container(want):  # one mark per part, as compare says
+        return compare.differing(got, want, verdicts.rules(spec))
     got, want = np.asarray(got), np.asarray(want)
     if got.shape != want.shape or verdicts.type_name(got.dtype) != verdicts.type_name(want.dtype):
         return None

@@ -68,7 +68,7 @@ def _rules_of(spec_id: str, inputs: list) -> RulesOf:
     known: dict[int, compare.Rules] = {}
 
     def rules(slot: int, expected: np.ndarray) -> compare.Rules:
-        if compare.kind(expected.dtype) in ("int", "uint", "bool"):
+        if not containers.is_container(expected) and compare.kind(expected.dtype) in ("int", "uint", "bool"):
             return compare.DEFAULT  # exact whatever the spec says: no spec file to load
         if slot not in known:
             spec = _spec(spec_id)
@@ -111,7 +111,7 @@ def _distance(e: np.ndarray | None, g: np.ndarray | None, rules: RulesOf, slot: 
     if e is None or g is None:
         return 0 if e is g else 1
     m = compare.differing(g, e, rules(slot, e))
-    return e.size + 1 if m is None else int(m.sum())
+    return containers.length(e) + 1 if m is None else int(m.sum())
 
 
 def _closest(alternatives: list, got: list, rules: RulesOf) -> tuple[dict, list]:
@@ -152,7 +152,7 @@ def failure_view(r: Result, directory: Path | None, backend: str | None = None) 
         policies=policies,
         outputs=outputs,
         replay=replay_command(r, directory, backend),
-        size=sum(x.size for x in inputs if x is not None),
+        size=sum(containers.length(x) for x in inputs if x is not None),
         problem=problem,
         shrunk_from=r.extra.get("shrunk_from") if r.extra.get("shrunk") else None,
     )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from opconform import dtypes
+from opconform import compare, containers, dtypes
 
 FULL_LIMIT = 64  # tensors up to this many elements are shown element by element
 HEAD = 8  # how many leading values a summary shows
@@ -87,9 +87,13 @@ def _mean(finite: np.ndarray) -> float:
 
 
 def view(a: np.ndarray | None, mark: np.ndarray | None = None) -> TensorView | None:
-    """A TensorView of `a`; `mark` (same shape, bool) flags differing elements."""
+    """A TensorView of `a`; `mark` (same shape, bool) flags differing elements. A sequence, optional
+    or map (opconform.containers) shows one row per part, each part summarised, `mark` one flag per
+    part (compare.differing's answer for a container)."""
     if a is None:
         return None
+    if containers.is_container(a):
+        return _container_view(a, mark)
     a = np.asarray(a)
     rows = None
     if 0 < a.size <= FULL_LIMIT:
@@ -104,7 +108,37 @@ def view(a: np.ndarray | None, mark: np.ndarray | None = None) -> TensorView | N
     return TensorView(_name(a), list(a.shape), int(a.size), rows, _summary(a))
 
 
+def _parts(x) -> list[tuple[str, object]]:
+    if isinstance(x, containers.SequenceValue):
+        return [(f"[{k}]", v) for k, v in enumerate(x.items)]
+    if isinstance(x, containers.OptionalValue):
+        return [] if x.value is None else [("value", x.value)]
+    return [("{" + _text(k) + "}", v) for k, v in zip(x.keys.tolist(), x.values)]
+
+
+def _part_text(v) -> str:
+    if containers.is_container(v):
+        return containers.describe(v)
+    a = np.asarray(v)
+    return _text(a.item()) if a.ndim == 0 and a.dtype != object else f"{_name(a)} {list(a.shape)}: {_summary(a)}"
+
+
+def _container_view(x, mark: np.ndarray | None) -> TensorView:
+    parts = _parts(x)
+    m = [False] * len(parts) if mark is None or np.ndim(mark) != 1 or len(mark) != len(parts) else list(mark)
+    rows = [(label, [Cell(_part_text(v), bool(d))]) for (label, v), d in zip(parts, m)]
+    return TensorView(x.type, [len(parts)], len(parts), rows or None, containers.describe(x))
+
+
 def diff(expected: np.ndarray, got: np.ndarray, mask: np.ndarray | None) -> Diff:
+    if containers.is_container(expected) or containers.is_container(got):
+        found = compare.check(got, expected)
+        ep = _parts(expected) if containers.is_container(expected) else []
+        if mask is None:
+            return Diff(-1, len(ep), [], found.message if found is not None else "")
+        gp = _parts(got)
+        listing = [(label, _part_text(e), _part_text(g)) for (label, e), (_, g), d in zip(ep, gp, mask) if d][:DIFF_LIMIT]
+        return Diff(int(np.sum(mask)), len(ep), listing)
     e, g = np.asarray(expected), np.asarray(got)
     if mask is None:
         return Diff(-1, int(e.size), [], f"shapes differ: expected {list(e.shape)}, got {list(g.shape)}")
