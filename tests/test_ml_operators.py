@@ -192,11 +192,13 @@ def test_svm_classifier_coupling_is_libsvms():
 def test_svm_classifier_votes_decide_the_label_and_z_holds_the_decisions():
     v = specs.load("onnx_ml::SVMClassifier-1")
     attrs = dict(v.examples[0].attributes)
-    x = np.array([[2.0, 0.0], [-1.0, -1.0]], np.float32)
+    x = np.array([[2.0, -0.5], [-1.0, -1.0]], np.float32)
     labels, z = oracle.evaluate(v, [x], attrs)
     assert labels.tolist() == [10, 30] and z.shape == (2, 3)  # one decision value per pair
     labels, _ = oracle.evaluate(v, [x], attrs, {"ties": "last"})
     assert labels.tolist() == [30, 30]  # the first row's three votes tie
+    with pytest.raises(Exception, match="vote_within_rounding"):  # d02 = 0: either way in float32
+        oracle.evaluate(v, [np.array([[2.0, 0.0]], np.float32)], attrs)
     probs = dict(attrs, prob_a=[-1.0, -1.0, -1.0], prob_b=[0.0, 0.0, 0.0])
     labels, z = oracle.evaluate(v, [x], probs)
     np.testing.assert_allclose(z.sum(axis=1), 1.0, rtol=1e-6)
