@@ -200,4 +200,5 @@ def _plain(v: Any) -> Any:
 
 # adapters of operations whose factories need more than the generic call, registered on import
 from opconform.generator import openvino_sparse_adapters  # noqa: E402,F401
+from opconform.generator import openvino_detection_adapters  # noqa: E402,F401
 from opconform.generator import openvino_pool_adapters  # noqa: E402,F401

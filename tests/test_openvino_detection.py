@@ -1,0 +1,75 @@
+"""OpenVINO's detection operations: ROIAlign-9 through ONNX's RoiAlign kernel (its three aligned
+modes against the document's coordinate formulas, max pooling of interpolated samples), and
+ReorgYolo-1's darknet order against OpenVINO's reference loop written out."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opconform import oracle, specs
+from opconform.oracle.openvino import mapped
+
+
+def _run(spec_id: str, inputs: list, attributes: dict, policies: dict | None = None) -> np.ndarray:
+    return np.asarray(oracle.evaluate(specs.load(spec_id), inputs, attributes, policies=policies)[0]
+                      if policies else oracle.evaluate(specs.load(spec_id), inputs, attributes)[0])
+
+
+@pytest.mark.parametrize("aligned_mode, shift_in, shift_out, at_least_one", [
+    ("asymmetric", 0.0, 0.0, True), ("half_pixel_for_nn", 0.0, -0.5, False), ("half_pixel", 0.5, -0.5, False)])
+def test_roi_align_box_corners_follow_the_documents_formulas(aligned_mode, shift_in, shift_out, at_least_one):
+    """The ONNX box corners the mapping hands over are the document's: (x + shift_in) * scale + shift_out."""
+    spec = specs.load("openvino::ROIAlign-9")
+    rois = np.array([[1.0, 2.0, 3.5, 2.25]], dtype=np.float32)
+    attrs = spec.resolved_attributes({"pooled_h": 1, "pooled_w": 1, "sampling_ratio": 1, "spatial_scale": 2.0,
+                                      "mode": "avg", "aligned_mode": aligned_mode})
+    args, onnx_attrs = mapped.onnx_arguments(spec, [np.zeros((1, 1, 4, 4), np.float32), rois, np.zeros(1, np.int32)], attrs)
+    onnx_shift = 0.0 if onnx_attrs["coordinate_transformation_mode"] == "output_half_pixel" else -0.5
+    np.testing.assert_allclose(args[1] * 2.0 + onnx_shift, (rois + shift_in) * 2.0 + shift_out)
+    assert (onnx_attrs["coordinate_transformation_mode"] == "output_half_pixel") == at_least_one
+
+
+def test_roi_align_max_pools_interpolated_samples_even_when_all_are_negative():
+    x = -np.arange(1, 10, dtype=np.float32).reshape(1, 1, 3, 3)
+    attrs = {"pooled_h": 1, "pooled_w": 1, "sampling_ratio": 2, "spatial_scale": 1.0, "mode": "max"}
+    got = _run("openvino::ROIAlign-9", [x, np.array([[0, 0, 2, 2]], np.float32), np.zeros(1, np.int64)], attrs)
+    samples = [(-1 - 2 - 4 - 5) / 4, (-2 - 3 - 5 - 6) / 4, (-4 - 5 - 7 - 8) / 4, (-5 - 6 - 8 - 9) / 4]
+    assert got.reshape(-1).tolist() == [max(samples)]
+
+
+def test_roi_align_document_example_shape_with_two_of_its_boxes():
+    """The IR example (1000 boxes over 7x256x200x200 maps; 40 s and 1 GB for the oracle) with two of
+    its boxes over 7x256x8x8 maps (the output's shape does not depend on the maps' extent): [2, 256, 6, 6]."""
+    data = np.random.default_rng(0).normal(size=(7, 256, 8, 8)).astype(np.float32)
+    rois = np.array([[0.0, 0.0, 4.0, 5.0], [1.0, 2.0, 9.0, 8.0]], np.float32)
+    attrs = {"pooled_h": 6, "pooled_w": 6, "spatial_scale": 16.0, "sampling_ratio": 2, "mode": "avg", "aligned_mode": "half_pixel"}
+    got = _run("openvino::ROIAlign-9", [data, rois, np.array([0, 6], np.int32)], attrs)
+    assert got.shape == (2, 256, 6, 6) and got.dtype == np.float32
+
+
+def _reorg_reference_loop(x: np.ndarray, stride: int) -> np.ndarray:
+    """OpenVINO's reference reorg_yolo.cpp, element by element."""
+    n_, c_, h_, w_ = x.shape
+    oc = c_ // (stride * stride)
+    flat, out = x.reshape(-1), np.empty(x.size, x.dtype)
+    for n in range(n_):
+        for c in range(c_):
+            for h in range(h_):
+                for w in range(w_):
+                    offset = c // oc
+                    src = ((n * oc + c % oc) * h_ * stride + h * stride + offset // stride) * w_ * stride + w * stride + offset % stride
+                    out[((n * c_ + c) * h_ + h) * w_ + w] = flat[src]
+    return out.reshape(n_, c_ * stride * stride, h_ // stride, w_ // stride)
+
+
+@pytest.mark.parametrize("shape, stride", [((1, 4, 2, 2), 2), ((2, 18, 6, 3), 3), ((1, 8, 4, 6), 2), ((2, 3, 2, 2), 1)])
+def test_reorg_yolo_is_darknets_reorg(shape, stride):
+    x = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    np.testing.assert_array_equal(_run("openvino::ReorgYolo-1", [x], {"stride": stride}), _reorg_reference_loop(x, stride))
+
+
+def test_reorg_yolo_is_not_space_to_depth():
+    x = np.arange(16, dtype=np.float32).reshape(1, 4, 2, 2)
+    got = _run("openvino::ReorgYolo-1", [x], {"stride": 2})
+    s2d = x.reshape(1, 4, 1, 2, 1, 2).transpose(0, 3, 5, 1, 2, 4).reshape(1, 16, 1, 1)
+    assert not np.array_equal(got, s2d)
