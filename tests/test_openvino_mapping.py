@@ -45,7 +45,8 @@ def test_an_operation_without_its_own_module_runs_the_onnx_kernel():
     # the operations whose semantics differ from their ONNX counterpart keep code of their own
     assert own <= {"Divide", "Round", "Ceiling", "Floor", "Gather", "GatherND", "Tile", "MatMul", "ConvertLike", "Convert",
                    "Squeeze", "PReLU", "DepthToSpace", "SpaceToDepth", "Pad", "OneHot", "Unique",
-                   "ReverseSequence", "TopK", "Broadcast", "ScatterElementsUpdate", "ScatterNDUpdate", "MaxPool", "AvgPool"}, own
+                   "ReverseSequence", "TopK", "Broadcast", "ScatterElementsUpdate", "ScatterNDUpdate", "GroupNormalization", "MaxPool", "AvgPool",
+                   "LRN", "MVN"}, own
 
 
 @pytest.mark.parametrize("spec", [v for v in MAPPED if v.operator in ("Add", "ReduceSum", "Reshape", "Transpose", "Split", "Clamp", "IsInf")],
