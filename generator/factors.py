@@ -115,8 +115,9 @@ def factors(spec: SpecVersion) -> list[Factor]:
 
 
 # attribute types declared as the operator has them but never drawn: no value of them can be
-# written by opconform (Constant's sparse_value: the core has no sparse tensors)
-UNDRAWN = ("sparse_tensor",)
+# written by opconform (Constant's sparse_value: the core has no sparse tensors); graphs are drawn
+# whole by the control_flow family (a body is no factor's value)
+UNDRAWN = ("sparse_tensor", "graph")
 
 
 def _all_factors(spec: SpecVersion) -> list[Factor]:

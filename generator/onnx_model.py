@@ -14,6 +14,8 @@ from onnx import helper, numpy_helper
 
 from opconform import containers, dtypes, specs, tensors
 from opconform.generator import value_protos
+from opconform.generator import onnx_body
+from opconform.graphs import Graph
 from opconform.model import Case, Port, SpecVersion
 from opconform.specs import expr
 
@@ -134,8 +136,12 @@ def _inferred_outputs(spec: SpecVersion, case: Case) -> dict[str, tuple[str, int
     return found
 
 
-def _opset(spec: SpecVersion, opset: int | None) -> int:
-    return spec.since if opset is None else opset
+def _opset(spec: SpecVersion, opset: int | None, case: Case | None = None) -> int:
+    """The model's opset: the spec version's unless given; with a graph attribute, at least the one its
+    body's nodes are written for (If-1 at opset 10: its body's Add is Add-7, not Add-1)."""
+    chosen = spec.since if opset is None else opset
+    body = None if case is None else onnx_body.opset_of(dict(case.attributes))
+    return chosen if body is None else max(chosen, body)
 
 
 def build(spec: SpecVersion, case: Case, opset: int | None = None) -> onnx.ModelProto:
@@ -173,7 +179,9 @@ def _assemble(spec: SpecVersion, case: Case, opset: int | None, outs: Sequence[t
             helper.make_tensor_value_info(name, dtypes.get(etype).onnx, [f"{name}_d{k}" for k in range(rank)])
         )
     trimmed = list(in_names)
-    while trimmed and trimmed[-1] == "":
+    # an empty optional input before a variadic port keeps its place (Loop's cond: M, "", with no carried value)
+    fixed = len(spec.inputs) - 1 if spec.inputs and spec.inputs[-1].variadic else 0
+    while len(trimmed) > fixed and trimmed[-1] == "":
         trimmed.pop()
     attrs = {k: _attr_value(v, _declared(spec, k)) for k, v in sorted(case.attributes.items())}
     empty = {k for k, v in attrs.items() if isinstance(v, (list, tuple)) and not v and _declared(spec, k) in _LIST_TYPES}
@@ -182,7 +190,7 @@ def _assemble(spec: SpecVersion, case: Case, opset: int | None, outs: Sequence[t
     for k in sorted(empty):  # an empty list has no type helper can infer: the spec's
         node.attribute.append(helper.make_attribute(k, [], attr_type=_LIST_TYPES[_declared(spec, k)]))
     graph = helper.make_graph([node], _graph_name(spec), graph_inputs, graph_outputs, initializer=initializers)
-    opsets = [helper.make_opsetid(spec.domain or "", _opset(spec, opset))]
+    opsets = [helper.make_opsetid(spec.domain or "", _opset(spec, opset, case))]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="opconform")
     model.ir_version = helper.find_min_ir_version_for(opsets, ignore_unknown=True)
     return model
@@ -206,6 +214,8 @@ def _declared(spec: SpecVersion, name: str) -> str | None:
 def _attr_value(v: Any, declared: str | None = None) -> Any:
     """`declared`: the spec's attribute type; a float list written with integers ([1, 0]) is
     still FLOATS, as onnx.helper would otherwise store INTS."""
+    if isinstance(v, Graph):
+        return onnx_body.to_proto(v, _attr_value)
     if declared == "floats" and isinstance(v, (list, tuple)):
         return [float(x) for x in v]
     if declared == "float" and isinstance(v, (int, np.integer)) and not isinstance(v, bool):
@@ -244,6 +254,8 @@ def signature(spec: SpecVersion, case: Case) -> Hashable:
 
 
 def _jsonable(v: Any) -> Any:
+    if isinstance(v, Graph):
+        return v.to_json()
     if isinstance(v, np.ndarray):
         return tensors.encode(v)
     if isinstance(v, np.generic):

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from opconform.graphs import Graph, GraphSignature, is_graph_json
 from opconform import containers, tensors
 
 
@@ -103,6 +104,8 @@ class Attribute:
     # declared types without a shape: any small shape (Constant's value)
     tensor_types: tuple[str, ...] = ()
     tensor_shape: tuple[int, ...] | None = None
+    # graph attributes: the inputs and outputs the body must have (opconform/graphs.py)
+    signature: GraphSignature | None = None
 
 
 @dataclass(frozen=True)
@@ -430,6 +433,8 @@ class Case:
 
 
 def _jsonable(v: Any) -> Any:
+    if isinstance(v, Graph):
+        return v.to_json()
     if isinstance(v, np.ndarray):
         return tensors.encode(v)
     if isinstance(v, (np.integer,)):
@@ -447,7 +452,9 @@ def _jsonable(v: Any) -> Any:
 
 def _from_jsonable(v: Any) -> Any:
     """Inverse of _jsonable for an attribute value: a tensor attribute (ConstantOfShape's value)
-    was written by tensors.encode and must replay as the array, not as that dict."""
+    was written by tensors.encode and must replay as the array, not as that dict; a body, as the Graph."""
+    if is_graph_json(v):
+        return Graph.from_json(v)
     if isinstance(v, dict) and "dtype" in v and "shape" in v and ("b64" in v or "strings" in v):
         return tensors.decode(v)
     return v

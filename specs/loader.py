@@ -16,6 +16,7 @@ import numpy as np
 import yaml
 
 from opconform import containers, dtypes, tensors
+from opconform.graphs import GraphSignature
 from opconform.model import (
     Attribute, DialectMapping, Difference, Domain, Erratum, Example, KnownSharedBug, Layer, OutputSet, Policy, Port,
     Relation, Source, Spec, SpecError, SpecVersion, StressCase, StressHint, StressInput, Tolerance, ValueRange,
@@ -171,6 +172,16 @@ def _tensor_value(a: dict, type_vars: dict, w: str) -> dict:
     return {"tensor_types": tuple(type_vars[t["type"]]), "tensor_shape": tuple(t["shape"]) if "shape" in t else None}
 
 
+def _graph_signature(a: dict, w: str) -> GraphSignature | None:
+    """A graph attribute's `graph: {inputs, outputs, text}`: what its body must take and give."""
+    g = a.get("graph")
+    if g is None:
+        return None
+    if a["type"] != "graph":
+        raise SpecError(f"{w}: field graph: got an attribute of type {a['type']!r}, expected type graph")
+    return GraphSignature(tuple(g["inputs"]), tuple(g["outputs"]), g.get("text", ""))
+
+
 def _check_converted_from(inputs: tuple[Port, ...], outputs: tuple[Port, ...], where: str) -> None:
     names = [p.name for p in inputs]
     for j, p in enumerate(inputs):
@@ -247,6 +258,7 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
                 text=a.get("text", ""),
                 domain=_domain(a, f"{where}.attributes.{name}"),
                 **_tensor_value(a, type_vars, f"{where}.attributes.{name}"),
+                signature=_graph_signature(a, f"{where}.attributes.{name}"),
             )
         )
     attr_names = {a.name for a in attrs}

@@ -17,6 +17,7 @@ FAMILY_MODULES: dict[str, str] = {
     "comparison": "broadcasting",
     "logical": "broadcasting",
     "reduction": "reduction",
+    "control_flow": "control_flow",
     "sequence": "sequence",
 }
 
