@@ -1,7 +1,8 @@
 """openvino-native adapters for the detection and generation operations whose Python factories take
 an attribute in another form than the IR: ReorgYolo's stride is one int in the IR and a list in
-reorg_yolo() (which the Python modules define from openvino.opset2 on, the operation being
-ReorgYolo-1)."""
+reorg_yolo(); ROIPooling's pooled_h and pooled_w are one list output_roi in roi_pooling() (both
+defined from openvino.opset2 on, the operations being version 1); PriorBoxClustered's attributes are
+one dict in prior_box_clustered()."""
 from __future__ import annotations
 
 import importlib
@@ -25,4 +26,29 @@ def _reorg_yolo(opset: Any, args: list, attributes: dict) -> Any:
     return _call(_first_factory(opset, "ReorgYolo"), list(args), attributes)
 
 
+def _roi_pooling(opset: Any, args: list, attributes: dict) -> Any:
+    rest = {k: v for k, v in attributes.items() if k not in ("pooled_h", "pooled_w")}
+    rest["output_roi"] = [int(attributes["pooled_h"]), int(attributes["pooled_w"])]
+    return _call(_first_factory(opset, "ROIPooling"), list(args), rest)
+
+
+def _with_attrs_dict(opset: Any, operator: str, args: list, attrs: dict) -> Any:
+    """factory(*args, attrs), the dict keyed by the IR's attribute names (which the node factory
+    reads; the Python checks name other keys, widths or step_widths, and see none of these but
+    offset and variance, which they want positive): a case they refuse is one this binding cannot
+    build, no failure of the operation."""
+    try:
+        return _first_factory(opset, operator)(*args, attrs)
+    except Exception as e:  # the binding's own UserInputError, which is no RuntimeError
+        if type(e).__name__ != "UserInputError":
+            raise
+        raise RuntimeError(f"not supported by the Python factory of {operator}: {e}") from None
+
+
+def _prior_box_clustered(opset: Any, args: list, attributes: dict) -> Any:
+    return _with_attrs_dict(opset, "PriorBoxClustered", [args[0], args[1] if len(args) > 1 else None], dict(attributes))
+
+
 ADAPTERS["ReorgYolo"] = _reorg_yolo
+ADAPTERS["PriorBoxClustered"] = _prior_box_clustered
+ADAPTERS["ROIPooling"] = _roi_pooling

@@ -73,3 +73,63 @@ def test_reorg_yolo_is_not_space_to_depth():
     got = _run("openvino::ReorgYolo-1", [x], {"stride": 2})
     s2d = x.reshape(1, 4, 1, 2, 1, 2).transpose(0, 3, 5, 1, 2, 4).reshape(1, 16, 1, 1)
     assert not np.array_equal(got, s2d)
+
+
+def _roi_bilinear_reference_loop(x: np.ndarray, roi: np.ndarray, ph: int, pw: int) -> np.ndarray:
+    """OpenVINO's reference roi_pooling.hpp, method bilinear, for one box, point by point."""
+    _, c_, h_, w_ = x.shape
+    b, x1, y1, x2, y2 = roi
+    out = np.zeros((c_, ph, pw))
+    for c in range(c_):
+        for i in range(ph):
+            for j in range(pw):
+                yy = ((h_ - 1) * y2 if i == ph - 1 else i * (y2 - y1) * (h_ - 1) / (ph - 1) + y1 * (h_ - 1)) if ph > 1 \
+                    else 0.5 * (y1 + y2) * (h_ - 1)
+                xx = ((w_ - 1) * x2 if j == pw - 1 else j * (x2 - x1) * (w_ - 1) / (pw - 1) + x1 * (w_ - 1)) if pw > 1 \
+                    else 0.5 * (x1 + x2) * (w_ - 1)
+                if not (0 <= yy <= h_ - 1 and 0 <= xx <= w_ - 1):
+                    continue
+                t, l = int(np.floor(yy)), int(np.floor(xx))
+                bo, r = min(int(np.ceil(yy)), h_ - 1), min(int(np.ceil(xx)), w_ - 1)
+                m = x[int(b), c]
+                top = m[t, l] + (m[t, r] - m[t, l]) * (xx - l)
+                bottom = m[bo, l] + (m[bo, r] - m[bo, l]) * (xx - l)
+                out[c, i, j] = top + (bottom - top) * (yy - t)
+    return out
+
+
+@pytest.mark.parametrize("ph, pw", [(1, 1), (2, 3), (4, 2)])
+def test_roi_pooling_bilinear_is_the_reference_grid(ph, pw):
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(2, 3, 5, 6))
+    rois = np.array([[0, 0.1, 0.2, 0.9, 0.7], [1, 0.0, 0.0, 1.0, 1.0], [1, 0.5, 0.6, 1.3, 0.9]])
+    attrs = {"pooled_h": ph, "pooled_w": pw, "spatial_scale": 1.0, "method": "bilinear"}
+    got = _run("openvino::ROIPooling-1", [x, rois], attrs)
+    want = np.stack([_roi_bilinear_reference_loop(x, r, ph, pw) for r in rois])
+    np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_roi_pooling_max_is_onnx_max_roi_pool():
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(2, 2, 6, 6)).astype(np.float32)
+    rois = np.array([[1, 0, 0, 8, 5], [0, 2, 1, 3, 9]], np.float32)
+    got = _run("openvino::ROIPooling-1", [x, rois], {"pooled_h": 2, "pooled_w": 3, "spatial_scale": 0.5})
+    onnx = specs.load("onnx::MaxRoiPool-1")
+    want = oracle.evaluate(onnx, [x, rois], {"pooled_shape": [2, 3], "spatial_scale": 0.5})[0]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_prior_box_clustered_is_the_reference_loop():
+    attrs = {"width": [86.0, 13.0, 57.0], "height": [44.0, 10.0, 30.0], "offset": 0.5, "step_w": 16.0, "step_h": 8.0,
+             "variance": [0.1, 0.1, 0.2, 0.2], "clip": True}
+    grid, image = np.array([3, 4], np.int64), np.array([30, 64], np.int64)
+    got = _run("openvino::PriorBoxClustered-1", [grid, image], attrs)
+    boxes, variances = [], []
+    for h in range(3):
+        for w in range(4):
+            cx, cy = (w + 0.5) * 16.0, (h + 0.5) * 8.0
+            for bw, bh in zip(attrs["width"], attrs["height"]):
+                box = [(cx - bw / 2) / 64, (cy - bh / 2) / 30, (cx + bw / 2) / 64, (cy + bh / 2) / 30]
+                boxes += [min(max(v, 0.0), 1.0) for v in box]
+                variances += attrs["variance"]
+    np.testing.assert_allclose(got, np.array([boxes, variances], np.float32), rtol=1e-6)
