@@ -203,3 +203,4 @@ from opconform.generator import openvino_sparse_adapters  # noqa: E402,F401
 from opconform.generator import openvino_detection_adapters  # noqa: E402,F401
 from opconform.generator import openvino_pool_adapters  # noqa: E402,F401
 from opconform.generator import openvino_recurrent_adapters  # noqa: E402,F401
+from opconform.generator import openvino_node_factory_adapters  # noqa: E402,F401
