@@ -9,6 +9,7 @@ import json
 from collections import Counter, defaultdict
 from typing import Any, Iterable
 
+from opconform.graphs import Graph, is_graph_json
 from opconform.model import Result, Verdict
 from opconform.reports.tally import Tally
 
@@ -28,7 +29,8 @@ def attributes(r: Result) -> dict[str, Any]:
     attrs = _extra(r, "attributes")
     if attrs is None and r.case:
         attrs = r.case.get("attributes", {})
-    return dict(attrs or {})
+    # a body (If, Loop, Scan) as its one-line text, not the nested JSON it is stored as
+    return {k: Graph.from_json(v).text() if is_graph_json(v) else v for k, v in (attrs or {}).items()}
 
 
 def outputs_asked(r: Result) -> str:

@@ -219,3 +219,15 @@ def test_old_versions_write_their_bodies_at_an_opset_where_the_library_stands_fo
                                           for v in [specs.load(sid)] for r in v.relations if r.on_violation == "error"])
 def test_every_error_relation_gets_must_refuse_cases(sid, relation):
     assert_must_refuse_drafts(specs.load(sid), relation, tries=8, at_least=2)
+
+
+def test_the_report_prints_a_body_as_its_one_line_text():
+    from opconform.model import Result, Verdict
+    from opconform.reports import breakdown
+
+    body = _loop_body()
+    case = Case("onnx::Loop-13", {"body": body}, (np.array(1, np.int64), None, np.ones(2, np.float32)), (True,),
+                oracle.expectation(specs.load("onnx::Loop-13"), [np.array(1, np.int64), None, np.ones(2, np.float32)],
+                                   {"body": body}))
+    r = Result(case.id, case.spec_id, "x", Verdict.MISMATCH, case=case.to_json())
+    assert breakdown.attributes(r) == {"body": body.text()}
