@@ -132,11 +132,11 @@ def constant(x: np.ndarray, opset: Any):
     if name == "string":
         return opset.constant(np.array([str(s) for s in x.reshape(-1)]).reshape(x.shape))
     tensor = ov.Tensor(ov_type(name), ov.Shape(list(x.shape)))
-    raw = np.ascontiguousarray(x).view(np.uint8).reshape(-1)
+    raw = np.ascontiguousarray(x).reshape(-1).view(np.uint8)  # flat first: a 0-d array cannot change its itemsize
     if name in ("uint4", "int4", "float4e2m1"):  # one element a byte in NumPy, two a byte in OpenVINO (the first in the low half)
         nibbles = np.concatenate([raw & 0xF, np.zeros(raw.size % 2, np.uint8)])
         raw = (nibbles[0::2] | (nibbles[1::2] << 4)).astype(np.uint8)
-    tensor.data.view(np.uint8).reshape(-1)[:] = raw
+    tensor.data.reshape(-1).view(np.uint8)[:] = raw
     return ov.op.Constant(tensor)
 
 
