@@ -54,3 +54,50 @@ def test_a_uniform_sample_passes_and_a_biased_or_out_of_range_one_fails():
     assert _judge("i64", 3, 9, rng.integers(3, 9, 4000)) == ""
     assert _judge("i64", 3, 9, rng.integers(3, 8, 4000)) != ""  # never 8
     assert "outside" in _judge("i32", 3, 9, np.array([3, 9], np.int32))  # maxval is exclusive
+
+
+def _document_draws(probs, uniforms, log_probs: bool, with_replacement: bool) -> list[list[int]]:
+    """The document's algorithm with its listed 'randomly generated floats': the lowest class whose
+    normalised CDF is >= the number (erratum cdf_comparison), the CDF lowered after each draw
+    without replacement; in float32, the type of the examples' probs (whose e**21 vanishes next to
+    e**50, the normalised CDF of Example 2's second row being [1, 1, 1] as the document shows)."""
+    out = []
+    for row, us in zip(probs, uniforms):
+        p = np.exp(np.asarray(row, np.float32)) if log_probs else np.asarray(row, np.float32)
+        cdf = np.cumsum(p, dtype=np.float32)
+        picks = []
+        for u in np.asarray(us, np.float32):
+            c = int(np.argmax(cdf / cdf[-1] >= u))
+            picks.append(c)
+            if not with_replacement:
+                cdf[c:] -= p[c]
+        out.append(picks)
+    return out
+
+
+def test_the_documents_worked_draws_follow_the_cdf_read_as_greater_or_equal():
+    assert _document_draws([[0.1, 0.5, 0.4]], [[0.2, 0.4, 0.6, 0.8, 1]], False, True) == [[1, 1, 1, 2, 2]]
+    tenths = [round(0.1 * k, 1) for k in range(1, 11)]
+    assert _document_draws([[-1, 1, 2], [50, 1, 21]], [tenths, tenths], True, True) == \
+        [[1, 1, 2, 2, 2, 2, 2, 2, 2, 2], [0] * 10]
+    # Example 3 says [[1, 2]], its own rule (and its note: "for sampled values <= 0.2, only the class
+    # with idx 0 can be selected") gives [[1, 0]]: erratum example_3_result
+    assert _document_draws([[0.1, 0.5, 0.4]], [[0.3, 0.2]], False, False) == [[1, 0]]
+
+
+def _judge_multinomial(probs, y, with_replacement=True, log_probs=False) -> str:
+    spec = specs.load("openvino::Multinomial-13")
+    attrs = spec.resolved_attributes({"convert_type": "i32", "with_replacement": with_replacement, "log_probs": log_probs})
+    inputs = [np.asarray(probs, np.float32), np.array(np.shape(y)[1], np.int32)]
+    return oracle.judge(spec, inputs, attrs, None, {"output": np.asarray(y, np.int32)})
+
+
+def test_multinomial_judge_counts_with_replacement_and_refuses_repeats_without():
+    rng = np.random.default_rng(1)
+    probs = [[0.1, 0.5, 0.4], [2.0, 0.0, 2.0]]
+    good = np.stack([rng.choice(3, 3000, p=[0.1, 0.5, 0.4]), rng.choice(3, 3000, p=[0.5, 0.0, 0.5])])
+    assert _judge_multinomial(probs, good) == ""
+    assert _judge_multinomial(probs, np.stack([rng.choice(3, 3000, p=[0.3, 0.3, 0.4]), good[1]])) != ""
+    assert _judge_multinomial(np.log([[0.1, 0.5, 0.4]]), good[:1], log_probs=True) == ""
+    assert _judge_multinomial([[0.1, 0.5, 0.4]], [[1, 2]], with_replacement=False) == ""
+    assert "twice" in _judge_multinomial([[0.1, 0.5, 0.4]], [[1, 1]], with_replacement=False)
