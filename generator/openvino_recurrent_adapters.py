@@ -35,9 +35,12 @@ def _recurrent(operator: str):
         # the factories spell them activations_alpha/beta; rnn_cell() requires its activations
         if operator == "RNNCell":
             attributes.setdefault("activations", ["tanh"])
-        return _call(factory(opset, operator), args, attributes)
+        try:
+            return _call(factory(opset, operator), args, attributes)
+        except ValueError as e:  # the binding's own check of a negative hidden_size: a refusal
+            raise RuntimeError(f"{operator}: refused by the Python factory: {e}") from None
     return adapter
 
 
-for _op in ("RNNCell", "GRUCell", "LSTMCell"):
+for _op in ("RNNCell", "GRUCell", "LSTMCell", "RNNSequence", "GRUSequence", "LSTMSequence"):
     ADAPTERS[_op] = _recurrent(_op)

@@ -1,0 +1,8 @@
+"""OpenVINO LSTMSequence-5: the recurrence over each row's sequence (oracle/openvino/recurrent_sequence.py)."""
+from __future__ import annotations
+
+from opconform.oracle.openvino.recurrent_sequence import run_sequence
+
+
+def run(spec, inputs, attributes, policies):
+    return run_sequence("LSTM", inputs, attributes, policies)
