@@ -20,7 +20,7 @@ from typing import Any, Iterable
 _STAGES = ("opconform.specs", "opconform.generator", "opconform.oracle")
 _CORE = ("model.py", "dtypes.py", "tensors.py")
 _PLANNING = ("plan.py", "profiles.py")  # in opconform.suites: how a run turns specs into cases
-_LIBRARIES = ("hypothesis", "numpy", "onnx", "ml_dtypes")
+_LIBRARIES = ("hypothesis", "numpy", "onnx", "ml_dtypes", "pillow")  # pillow: ImageDecoder's encoded images
 
 
 def root() -> Path:
