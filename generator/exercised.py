@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from opconform import dtypes
+from opconform import containers, dtypes
 from opconform.generator import value_classes
 from opconform.generator.factors import (
     ABOVE_MIN, BELOW_MAX, GIVEN, INTERIOR, NEGATIVE, NON_DEFAULT, NON_NEGATIVE, OMITTED, Class, Factor,
@@ -55,7 +55,7 @@ def _element_type(spec: SpecVersion, key: str, inputs: Sequence) -> str | None:
         port = spec.inputs[min(i, len(spec.inputs) - 1)]
         if x is not None and (port.type_var or port.name) == key:
             try:
-                return dtypes.name_of(np.asarray(x).dtype)
+                return containers.type_of(x)  # a sequence's, optional's or map's: its type string
             except dtypes.UnknownElementType:
                 return None
     return None

@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from opconform import dtypes, specs
+from opconform import containers, dtypes, specs
 from opconform.generator.profiles import Profile, get as size_profile
 from opconform.generator.values import edge_values, from_elements, multiples, range_steps
 from opconform.model import Case, Expectation, Port, SpecVersion
@@ -51,7 +51,19 @@ def _shape(rng: np.random.Generator, rank: int, size: Profile) -> tuple[int, ...
 
 
 def _largest_output(expected: Expectation) -> int:
-    return max((np.size(o) for a in expected.alternatives for o in a.outputs if o is not None), default=0)
+    return max((containers.length(o) for a in expected.alternatives for o in a.outputs if o is not None), default=0)
+
+
+def _container_variant(rng: np.random.Generator, x, k: int, prof: Profile):
+    """A sequence, optional or map of the same type and structure (its model is the same), each
+    tensor redrawn as a tensor input is; a map's keys kept, its values redrawn."""
+    if isinstance(x, containers.SequenceValue):
+        return containers.SequenceValue(x.type, tuple(_container_variant(rng, v, k, prof) for v in x.items))
+    if isinstance(x, containers.OptionalValue):
+        return x if x.value is None else containers.OptionalValue(x.type, _container_variant(rng, x.value, k, prof))
+    if isinstance(x, containers.MapValue):
+        return containers.MapValue(x.type, x.keys, _redraw(rng, x.values, x.values.shape, with_edges=k % 4 >= 2))
+    return _redraw(rng, x, x.shape if k % 2 else _shape(rng, x.ndim, prof), with_edges=k % 4 >= 2)
 
 
 def _redraw(rng: np.random.Generator, x: np.ndarray, shape: tuple[int, ...], with_edges: bool) -> np.ndarray:
@@ -104,6 +116,9 @@ def variants(spec: SpecVersion, case: Case, count: int, seed: int, *, size: str,
         inputs = list(case.inputs)
         for i in fed:
             x = case.inputs[i]
+            if containers.is_container(x):
+                inputs[i] = _container_variant(rng, x, k, prof)
+                continue
             shape = x.shape if k % 2 else _shape(rng, x.ndim, prof)
             ranged = _within_range(rng, spec, case, inputs, i, shape)
             inputs[i] = ranged if ranged is not None else _redraw(rng, x, shape, with_edges=k % 4 >= 2)

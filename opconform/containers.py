@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping, Union
 
 import numpy as np
@@ -74,6 +75,7 @@ def _split_top(text: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
+@lru_cache(maxsize=4096)  # every drawn draft asks for its ports' types: parse each string once
 def parse_type(text: str, whole: str | None = None) -> ValueType:
     """The type a type string names; TypeStringError naming the string otherwise."""
     whole = text if whole is None else whole
@@ -101,6 +103,7 @@ def _inner(text: str, whole: str) -> ValueType:
     return parse_type(text, whole)
 
 
+@lru_cache(maxsize=4096)
 def canonical(text: str) -> str:
     """The canonical spelling of a type string: an element name alone for a tensor, else the
     container form with opconform's element names and no spaces."""
@@ -113,6 +116,7 @@ def is_container_type(text: str) -> bool:
     return text.startswith(("seq(", "sequence(", "optional(", "map("))
 
 
+@lru_cache(maxsize=4096)
 def element_type(text: str) -> str:
     """The element type of the innermost tensor a type holds (a map: its values')."""
     t = parse_type(text)
@@ -121,6 +125,7 @@ def element_type(text: str) -> str:
     return t.elem
 
 
+@lru_cache(maxsize=4096)
 def drawable(text: str) -> bool:
     """Whether values of this type can be held here (every tensor element type has a NumPy dtype)."""
     t = parse_type(text)

@@ -94,3 +94,31 @@ def test_large_3d_backprop_example_has_the_documents_extents():
                                                                "pads_end": [1, 1, 1], "strides": [2, 2, 2]}))
     assert attrs["group"] == 4 and attrs["pads"] == [1, 1, 1, 1, 1, 1]
     assert conv.transposed((224, 224, 224), (3, 3, 3), attrs).out == (447, 447, 447)
+
+
+def _deformable(x, offsets, w, pad: bool, **attrs) -> np.ndarray:
+    base = {"strides": [1, 1], "pads_begin": [0, 0], "pads_end": [0, 0], "dilations": [1, 1], "bilinear_interpolation_pad": pad}
+    return _run("openvino::DeformableConvolution-8", [x, offsets, w, None], dict(base, **attrs))
+
+
+def test_deformable_convolution_shifts_or_zero_pads_a_location_within_one_pixel_outside():
+    """A 1x3 row [1, 2, 3], a 1x1 kernel of 1, x offsets -0.5 (left of the map), 0, 0.5 (right of it):
+    bilinear_interpolation_pad false shifts both to the inner boundary (1 and 3), true interpolates
+    with the zero padding (0.5 and 1.5)."""
+    x = np.array([[[[1.0, 2.0, 3.0]]]], np.float32)
+    offsets = np.zeros((1, 2, 1, 3), np.float32)
+    offsets[0, 1, 0, 0], offsets[0, 1, 0, 2] = -0.5, 0.5
+    w = np.ones((1, 1, 1, 1), np.float32)
+    assert _deformable(x, offsets, w, False).reshape(-1).tolist() == [1.0, 2.0, 3.0]
+    assert _deformable(x, offsets, w, True).reshape(-1).tolist() == [0.5, 2.0, 1.5]
+
+
+def test_deformable_convolution_without_offsets_is_convolution():
+    rng = np.random.default_rng(5)
+    x, w = rng.normal(size=(1, 4, 6, 5)), rng.normal(size=(2, 2, 3, 2))
+    attrs = {"strides": [2, 1], "pads_begin": [1, 0], "pads_end": [1, 1], "dilations": [1, 2], "group": 2}
+    offsets = np.zeros((1, 2 * 3 * 2, 3, 4))
+    got = _deformable(x, offsets, w, True, **attrs)
+    conv_attrs = {k: v for k, v in attrs.items() if k != "group"}
+    want = np.concatenate([_run("openvino::Convolution-1", [x[:, 2 * g:2 * g + 2], w[g:g + 1]], conv_attrs) for g in range(2)], axis=1)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

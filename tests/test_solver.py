@@ -110,6 +110,7 @@ STILL_FILTERED = {
     "onnx_ml::Imputer-1",  # one_imputed_list, imputed_length
     "onnx_ml::LinearClassifier-1",  # coefficients_per_class, one_label_list
     "openvino::Einsum-7",  # term_per_operand (onnx::Einsum's equations come from its hook)
+    "openvino::DeformableConvolution-8",  # dilations_not_negative: required ints drawn negative, not repaired
     "openvino::GatherElements-6",  # indices_in_range: [0, s-1] with no negative side
     "openvino::VariadicSplit-1",  # lengths_sum_to_dim (onnx::Split's sizes come from its hook)
 }

@@ -11,6 +11,8 @@ the last linked tensor or sequence input with another element type. A `type_prot
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -29,9 +31,14 @@ def _element_set(types: tuple[str, ...]) -> frozenset[str]:
 
 def linked_ports(d: Draft) -> list[int]:
     """Indices of the input ports that hold the case's one element type (the first port's set)."""
-    sets = [_element_set(p.types) for p in d.spec.inputs]
-    first = next((s for s, p in zip(sets, d.spec.inputs) if any(containers.is_container_type(t) for t in p.types)), None)
-    return [i for i, s in enumerate(sets) if first is not None and s == first]
+    return list(_linked(tuple(p.types for p in d.spec.inputs)))
+
+
+@lru_cache(maxsize=256)  # per spec version's port types: asked once per drawn draft
+def _linked(port_types: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
+    sets = [_element_set(types) for types in port_types]
+    first = next((s for s, types in zip(sets, port_types) if any(containers.is_container_type(t) for t in types)), None)
+    return tuple(i for i, s in enumerate(sets) if first is not None and s == first)
 
 
 def element_types(draw, d: Draft) -> None:
