@@ -96,3 +96,24 @@ def test_large_examples_have_the_documents_shapes(kind, shape, axes, sizes, out)
 def test_irdft_default_length_of_the_last_axis_is_twice_its_bins_less_two():
     ax, s = fourier.axes_and_sizes([1, 2], None, (1, 161, 161), 3, default_last=lambda m: 2 * (m - 1))
     assert (ax, s) == ([1, 2], [161, 320])
+
+
+@pytest.mark.parametrize("transpose", [False, True])
+def test_stft_is_the_windowed_frames_one_sided_dft(transpose):
+    """Frames of 6 samples every 2 of a [2, 15] signal, a 3-sample window centred in the frame
+    (one zero before it, two after), each frame's sum over its samples as the document's DFT."""
+    rng = np.random.default_rng(6)
+    signal, window = rng.normal(size=(2, 15)), rng.normal(size=3)
+    spec = specs.load("openvino::STFT-15")
+    got = np.asarray(oracle.module_for(spec).run(spec, [signal, window, np.array(6), np.array(2)],
+                                                 {"transpose_frames": transpose}, {})[0])
+    padded = np.array([0.0, *window, 0.0, 0.0])
+    want = np.zeros((2, 5, 4), complex)
+    for b in range(2):
+        for f in range(5):
+            frame = signal[b, 2 * f:2 * f + 6] * padded
+            for k in range(4):
+                want[b, f, k] = sum(frame[n] * np.exp(-2j * np.pi * k * n / 6) for n in range(6))
+    if transpose:
+        want = np.swapaxes(want, -1, -2)
+    np.testing.assert_allclose(got[..., 0] + 1j * got[..., 1], want, atol=1e-12)
