@@ -28,14 +28,15 @@ from opconform.model import SpecVersion
 
 UNARY = ("Identity", "Neg", "Abs")
 BINARY = ("Add", "Sub", "Mul")
-TYPES = ("float32", "float64", "int32", "int64")  # every body operator's versions admit them (checked per opset)
-_USES = {"If": UNARY + BINARY + ("Constant",), "Loop": UNARY + BINARY + ("Constant", "Less"), "Scan": UNARY + BINARY}
+# the operators every body of the operator needs, whatever its element type: Identity (any type),
+# If's Constant branches, Loop's condition Less(iteration_num, Constant(k))
+_NEEDED = {"If": ("Identity", "Constant"), "Loop": ("Identity", "Constant", "Less"), "Scan": ("Identity",)}
 
 
 def body_plan(spec: SpecVersion) -> tuple[int, tuple[str, ...]]:
-    """(opset, element types) of the bodies of this version: the opset, among those at which the
-    version is in force, where every body operator has a library spec version and the most of TYPES
-    are admitted by all of them (If-1: opset 9, where Constant admits integers; Scan-8: opset 8)."""
+    """(opset, element types) of the bodies of this version: among the opsets at which the version
+    is in force, one where the library stands for every operator a body needs and the most of the
+    version's element types can be carried (If-1: opset 9, where Constant admits integers; Scan-8: 8)."""
     return _body_plan(spec.id)
 
 
@@ -46,6 +47,7 @@ def _body_plan(spec_id: str) -> tuple[int, tuple[str, ...]]:
     from opconform import specs
 
     spec = specs.load(spec_id)
+    port = next(p.types for p in spec.outputs if p.type_var == "V")
     best: tuple[int, tuple[str, ...]] | None = None
     opset = spec.since
     while True:
@@ -54,35 +56,51 @@ def _body_plan(spec_id: str) -> tuple[int, tuple[str, ...]]:
                 break
         except onnx.defs.SchemaError:
             break
-        if all(onnx_body.in_force(op, opset) is not None for op in _USES[spec.operator]):
-            admitted = set(TYPES)
-            for op in _USES[spec.operator]:
-                schema = onnx.defs.get_schema(op, opset)
-                constraint = schema.type_constraints[0].allowed_type_strs
-                admitted &= {dtypes.BY_ONNX_STR[t].name for t in constraint if t in dtypes.BY_ONNX_STR}
-            types = tuple(t for t in TYPES if t in admitted and t in _port_types(spec))
+        needed = _NEEDED[spec.operator]
+        stop = spec.operator != "Loop" or (_admits("Constant", opset, "int64") and _admits("Less", opset, "int64"))
+        if stop and all(onnx_body.in_force(op, opset) is not None for op in needed):
+            carried = ("Identity", "Constant") if spec.operator == "If" else ("Identity",)
+            types = tuple(t for t in port if t in dtypes.BY_NAME and dtypes.get(t).numpy is not None
+                          and all(_admits(op, opset, t) for op in carried))
             if best is None or len(types) > len(best[1]):
                 best = (opset, types)
         opset += 1
     if best is None:
-        raise ValueError(f"{spec.id}: no opset in force where the body operators {_USES[spec.operator]} have spec versions")
+        raise ValueError(f"{spec.id}: no opset in force where the library stands for {_NEEDED[spec.operator]}")
     return best
 
 
-def _port_types(spec: SpecVersion) -> tuple[str, ...]:
-    return next(p.types for p in spec.outputs if p.type_var == "V")
+@lru_cache(maxsize=None)
+def _admits(op: str, opset: int, etype: str) -> bool:
+    """Whether the operator's version in force at `opset` takes `etype` (its first type constraint)."""
+    import onnx.defs
+
+    if onnx_body.in_force(op, opset) is None:
+        return False
+    return dtypes.get(etype).onnx_str in onnx.defs.get_schema(op, opset).type_constraints[0].allowed_type_strs
+
+
+@lru_cache(maxsize=None)
+def body_operators(opset: int, etype: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(unary, binary) operators a body of this element type draws from (Identity always; no Sub of
+    unsigned values: a difference below 0 is an overflow, undefined)."""
+    unsigned = etype.startswith("uint")
+    unary = tuple(op for op in UNARY if _admits(op, opset, etype))
+    binary = tuple(op for op in BINARY if _admits(op, opset, etype) and not (unsigned and op == "Sub"))
+    return unary, binary
 
 
 def _node(op: str, opset: int, ins: tuple[str, ...], out: str, **attrs) -> Node:
     return Node(onnx_body.in_force(op, opset).id, ins, (out,), attrs)
 
 
-def _chain(draw, opset: int, lane: list[str], count: int, prefix: str) -> tuple[list[Node], str]:
-    """`count` nodes, each reading values of the lane or earlier nodes' outputs; the last one's output."""
+def _chain(draw, opset: int, lane: list[str], count: int, prefix: str, etype: str) -> tuple[list[Node], str]:
+    """`count` nodes of `etype`, each reading values of the lane or earlier nodes' outputs; the last one's output."""
+    unary, binaries = body_operators(opset, etype)
     avail, nodes = list(lane), []
     for j in range(count):
-        binary = draw(st.booleans())
-        op = pick(draw, BINARY if binary else UNARY)
+        binary = bool(binaries) and draw(st.booleans())
+        op = pick(draw, binaries if binary else unary)
         ins = (pick(draw, avail), pick(draw, avail)) if binary else (pick(draw, avail),)
         out = f"{prefix}{j}"
         nodes.append(_node(op, opset, ins, out))
@@ -93,9 +111,10 @@ def _chain(draw, opset: int, lane: list[str], count: int, prefix: str) -> tuple[
 def _array(draw, etype: str, shape: tuple[int, ...]) -> np.ndarray:
     """Values for a body's lane: floats with their edge values, integers small (a product of a few
     iterations stays inside int32; an overflow would make the whole case undefined)."""
-    if dtypes.get(etype).is_float:
-        return draw(values.arrays(etype, shape))
-    return values.ranged(draw, etype, shape, -3, 3)
+    kind = np.dtype(dtypes.get(etype).numpy).kind
+    if kind in "iu":
+        return values.ranged(draw, etype, shape, 0 if kind == "u" else -3, 3)
+    return draw(values.arrays(etype, shape))
 
 
 def _shape(draw, d: Draft, max_rank: int = 2) -> tuple[int, ...]:
@@ -137,7 +156,7 @@ def _if(draw, d: Draft) -> None:
         for j, (t, shape) in enumerate(zip(kinds, side_shapes)):
             const = f"{side}_c{j}"
             nodes.append(_node("Constant", opset, (), const, value=_array(draw, t, shape)))
-            more, last = _chain(draw, opset, [const], draw(st.integers(1, 2)), f"{side}_{j}_t") if draw(st.booleans()) else ([], const)
+            more, last = _chain(draw, opset, [const], draw(st.integers(1, 2)), f"{side}_{j}_t", t) if draw(st.booleans()) else ([], const)
             nodes += more
             outs.append(GraphValue(last, t, len(shape)))
         branches[f"{side}_branch"] = Graph((), tuple(outs), tuple(nodes), opset, f"{side}_branch")
@@ -176,12 +195,12 @@ def _loop(draw, d: Draft) -> None:
     outs = [GraphValue("b_cond_out", "bool", 0)]
     budget = draw(st.integers(1, 3))
     for i in range(n):
-        more, last = _chain(draw, opset, lane, max(1, budget if i == 0 else 1), f"b_v{i}_t")
+        more, last = _chain(draw, opset, lane, max(1, budget if i == 0 else 1), f"b_v{i}_t", t)
         nodes += more
         outs.append(GraphValue(last, t, len(shape)))
     carried_out = [o.name for o in outs[1:]]
     for j in range(k):
-        more, last = _chain(draw, opset, lane + carried_out if lane else ["b_iter"], 1, f"b_s{j}_t")
+        more, last = _chain(draw, opset, lane + carried_out if lane else ["b_iter"], 1, f"b_s{j}_t", t if lane else "int64")
         nodes += more
         outs.append(GraphValue(last, t if lane else "int64", len(shape) if lane else 0))
     d.attributes = {"body": Graph(tuple(ins), tuple(outs), tuple(nodes), opset, "loop_body")}
@@ -215,11 +234,11 @@ def _scan(draw, d: Draft) -> None:
     nodes, outs = [], []
     budget = draw(st.integers(1, 3))
     for i in range(n):
-        more, last = _chain(draw, opset, lane, max(1, budget if i == 0 else 1), f"b_s{i}_t")
+        more, last = _chain(draw, opset, lane, max(1, budget if i == 0 else 1), f"b_s{i}_t", t)
         nodes += more
         outs.append(GraphValue(last, t, len(elem)))
     for j in range(k):
-        more, last = _chain(draw, opset, lane + [o.name for o in outs[:n]], 1, f"b_y{j}_t")
+        more, last = _chain(draw, opset, lane + [o.name for o in outs[:n]], 1, f"b_y{j}_t", t)
         nodes += more
         outs.append(GraphValue(last, t, len(elem)))
     attrs = {"num_scan_inputs": m, "body": Graph(tuple(ins), tuple(outs), tuple(nodes), opset, "scan_body")}
@@ -273,7 +292,7 @@ def _break_branch_types(draw, d: Draft) -> None:
     _, types = body_plan(d.spec)
     other = pick(draw, [t for t in types if t != g.outputs[0].type] or ["float32" if g.outputs[0].type != "float32" else "int64"])
     shape = (1,) * (g.outputs[0].rank or 0)
-    const = _node("Constant", g.opset, (), "then_other", value=np.zeros(shape, dtypes.get(other).numpy))
+    const = _node("Constant", g.opset, (), "then_other", value=_array(draw, other, shape))
     outs = (GraphValue("then_other", other, g.outputs[0].rank),) + g.outputs[1:]
     d.attributes["then_branch"] = Graph(g.inputs, outs, g.nodes + (const,), g.opset, g.name)
 

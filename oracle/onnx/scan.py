@@ -49,7 +49,7 @@ def _scan(spec, states, xs, in_axes, in_dirs, attributes, policies, length):
     if steps:
         probe = [*states, *(s[0] for s in scans)]
     elif k:  # zero iterations: the element shapes from one run on zeros shaped like the elements
-        probe = graph_body.probe(spec, body, [*states, *(np.zeros(np.delete(x.shape, a), x.dtype) for x, a in zip(xs, in_axes))])
+        probe = graph_body.probe(spec, body, [*states, *(_blank(np.delete(x.shape, a), x.dtype) for x, a in zip(xs, in_axes))])
     else:
         probe = None
     outputs = []
@@ -90,3 +90,8 @@ def _batched(spec, lens, inputs, attributes, policies):
                   {**attributes, "scan_output_axes": None, "scan_output_directions": None}, policies, steps[i])
             for i in range(b)]
     return tuple(np.stack([r[j] for r in rows]) for j in range(n + k))
+
+
+def _blank(shape, dtype) -> np.ndarray:
+    """Zeros of the element type (a string tensor: empty strings, not the integer 0 NumPy puts in an object array)."""
+    return np.full(shape, "", dtype=object) if np.dtype(dtype).kind == "O" else np.zeros(shape, dtype)
