@@ -4,4 +4,5 @@ from opconform.oracle.kernels import sequences
 
 
 def run(spec, inputs, attributes, policies):
-    return (sequences.of_tensors(dtypes.BY_ONNX[int(attributes["dtype"])].name, []),)
+    # "If not specified, default is float" (no default value in onnx.defs: an omitted dtype stays omitted)
+    return (sequences.of_tensors(dtypes.BY_ONNX[int(attributes.get("dtype", 1))].name, []),)
