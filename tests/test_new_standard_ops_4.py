@@ -205,3 +205,21 @@ def test_generated_image_cases_cover_every_format_and_pixel_format():
         drawn_image = any(n.split(":")[1] in images.FORMATS for n in c.label.split(";") if n.startswith("stream:"))
         (y,) = oracle.expectation(spec, list(c.inputs), c.attributes).alternatives[0].outputs
         assert (y.size > 0) == drawn_image, c.label
+
+
+# ------------------------------------------------------------------ oracle mistakes found by the ci runs
+def test_attention_of_an_empty_3d_batch_states_the_head_size():
+    """onnx::Attention-23's ci rows with batch 0 failed in the oracle (reshape(..., -1) of an empty
+    array): 3-D Q, K, V of 0 batches have outputs of 0 batches, heads * head_size wide."""
+    spec = specs.load("onnx::Attention-23")
+    q, k, v = np.zeros((0, 1, 8), np.float32), np.zeros((0, 3, 4), np.float32), np.zeros((0, 3, 6), np.float32)
+    y = oracle.evaluate(spec, [q, k, v], {"q_num_heads": 4, "kv_num_heads": 2})[0]
+    assert y.shape == (0, 1, 12)
+    rng = np.random.default_rng(2)  # the same reshape on a non-empty batch: heads side by side
+    q, k, v = (rng.uniform(-1, 1, s).astype(np.float32) for s in ((1, 1, 8), (1, 3, 4), (1, 3, 6)))
+    y = oracle.evaluate(spec, [q, k, v], {"q_num_heads": 4, "kv_num_heads": 2}, {"intermediate_precision": "wide"})[0]
+    keys, values = k.reshape(3, 2, 2), v.reshape(3, 2, 3)
+    for h in range(4):
+        s = q[0, 0, 2 * h:2 * h + 2] @ keys[:, h // 2].T / np.sqrt(2)
+        p = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
+        np.testing.assert_allclose(y[0, 0, 3 * h:3 * h + 3], p @ values[:, h // 2], rtol=1e-5, atol=1e-6)

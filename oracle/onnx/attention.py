@@ -54,15 +54,16 @@ def run(spec, inputs, attributes, policies):
     mode = int(attributes.get("qk_matmul_output_mode", 0))
     qk = {0: scores, 1: capped, 2: biased}.get(mode, probabilities)
     if three_d:
-        y = np.swapaxes(y, 1, 2).reshape(batch, q_len, -1)
+        y = np.swapaxes(y, 1, 2).reshape(batch, q_len, y.shape[1] * y.shape[3])  # stated: no -1 to infer when empty
     v_t = present_value.dtype
     return (precision.to_type(y, t1), present_key.astype(t1), present_value.astype(v_t),
             precision.to_type(np.broadcast_to(qk, (batch, q_heads, q_len, total)), t1))
 
 
 def _heads(x: np.ndarray, heads: int) -> np.ndarray:
-    """(batch, sequence, heads * size) as (batch, heads, sequence, size)."""
-    return np.swapaxes(x.reshape(x.shape[0], x.shape[1], heads, -1), 1, 2)
+    """(batch, sequence, heads * size) as (batch, heads, sequence, size); the size stated, not -1, which
+    an empty x (batch or sequence 0) leaves nothing to infer from."""
+    return np.swapaxes(x.reshape(x.shape[0], x.shape[1], heads, x.shape[2] // heads), 1, 2)
 
 
 def _round(x: np.ndarray, work) -> np.ndarray:
