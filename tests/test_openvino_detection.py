@@ -133,3 +133,23 @@ def test_prior_box_clustered_is_the_reference_loop():
                 boxes += [min(max(v, 0.0), 1.0) for v in box]
                 variances += attrs["variance"]
     np.testing.assert_allclose(got, np.array([boxes, variances], np.float32), rtol=1e-6)
+
+
+@pytest.mark.parametrize("do_softmax", [True, False])
+def test_region_yolo_applies_the_logistic_and_softmax_per_region(do_softmax):
+    """Two regions of 4 coordinates, the objectness and 3 classes over a 2x3 map: x, y and the
+    objectness through the logistic function, the classes through a softmax (v2) or the logistic
+    function (v3), w and h copied."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(1, 16, 2, 3)) * 3
+    attrs = {"coords": 4, "classes": 3, "num": 2, "do_softmax": do_softmax, "mask": [0, 1], "axis": 1, "end_axis": 3}
+    got = _run("openvino::RegionYolo-1", [x], attrs).reshape(1, 2, 8, 2, 3)
+    r = x.reshape(1, 2, 8, 2, 3)
+    logistic = 1 / (1 + np.exp(-r))
+    np.testing.assert_allclose(got[:, :, [0, 1, 4]], logistic[:, :, [0, 1, 4]], rtol=1e-12)
+    np.testing.assert_array_equal(got[:, :, 2:4], r[:, :, 2:4])
+    if do_softmax:
+        e = np.exp(r[:, :, 5:])
+        np.testing.assert_allclose(got[:, :, 5:], e / e.sum(axis=2, keepdims=True), rtol=1e-12)
+    else:
+        np.testing.assert_allclose(got[:, :, 5:], logistic[:, :, 5:], rtol=1e-12)
