@@ -146,6 +146,8 @@ def test_sequence_operators_do_what_the_text_says():
     assert stacked.shape == (1, 3) and stacked.dtype == F32
     parts = _ev("onnx::SplitToSequence-11", [np.arange(5, dtype=F32), np.array(2, np.int64)])[0]
     assert [p.tolist() for p in parts.items] == [[0, 1], [2, 3], [4]]  # the last chunk smaller
+    empty_axis = _ev("onnx::SplitToSequence-11", [np.zeros((0, 3), F32), np.array(2, np.int64)])[0]
+    assert empty_axis.items == ()  # ceil(0 / 2) chunks: none
     single = _ev("onnx::SplitToSequence-11", [np.arange(4, dtype=F32).reshape(2, 2)], {"keepdims": 0})[0]
     assert [p.shape for p in single.items] == [(2,), (2,)]
 

@@ -19,7 +19,9 @@ def run(spec, inputs, attributes, policies):
     else:
         s = np.asarray(split).astype(np.int64)
         sizes = [int(v) for v in s.reshape(-1)] if s.ndim == 1 else _chunks(dim, int(s))
-        parts = layout.split(x, axis, sizes)
+        # no sizes (an empty axis: ceil(0 / split) chunks, or an empty 1-D split) is no chunk:
+        # numpy.split would answer the whole tensor
+        parts = list(layout.split(x, axis, sizes)) if sizes else []
     return (sequences.of_tensors(containers.type_of(x), list(parts)),)
 
 
