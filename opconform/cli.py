@@ -30,7 +30,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; with `only`, of that command alone in full (the others listed,
+    their modules not imported: importing all of them cost a second or more of every run's start)."""
     from opconform import __version__
 
     parser = argparse.ArgumentParser(prog="opconform", description="Executable operator specifications: generate, run, report, gate.")
@@ -39,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=module)
+        if only is not None and name != only:
+            continue
         try:
             importlib.import_module(module).add_arguments(p)
         except ModuleNotFoundError as e:
@@ -48,8 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_named(argv: list[str]) -> str | None:
+    """The command the arguments name (their first word, when it is one), else None."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(_command_named(sys.argv[1:] if argv is None else list(argv)))
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
@@ -131,6 +132,31 @@ class WorkerPool:
         self.stats = PoolStats()
         self._ctx = _context()
         self._startup_failures = 0
+        self._early: list[_Worker] = []  # started by start(), before run() has the batches
+        self._starting: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the workers now, in the background (the fork server's imports and each worker's
+        backend take seconds), so that they are ready by the time run() has its batches: the
+        caller plans meanwhile. run() stops any it does not need."""
+        if self._starting is None and not self._early:
+            count = self.jobs + (1 if self.spare else 0)  # the workers, then the spare
+            self._starting = threading.Thread(target=lambda: self._early.extend(self._spawn() for _ in range(count)),
+                                              name="opconform-pool-start", daemon=True)
+            self._starting.start()
+
+    def _started(self) -> list[_Worker]:
+        """The workers start() started (waiting for it to finish starting them), taken."""
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
+        early, self._early = self._early, []
+        return early
+
+    def close(self) -> None:
+        """Stop workers start() started that no run() took (the caller failed before running)."""
+        for w in self._started():
+            self._stop(w)
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
@@ -154,8 +180,13 @@ class WorkerPool:
         encoded = encoded or {}
         queue: deque[list[Item]] = deque(b for b in batches if b)
         feeding = feed is not None
-        workers = [self._spawn() for _ in range(self.jobs if feeding else min(self.jobs, len(queue)))]
-        spare = self._spawn() if workers and self.spare else None
+        wanted = self.jobs if feeding else min(self.jobs, len(queue))
+        early = self._started()
+        workers = early[:wanted] + [self._spawn() for _ in range(wanted - len(early))]
+        early = early[wanted:]
+        spare = (early.pop() if early else self._spawn()) if workers and self.spare else None
+        for w in early:
+            self._stop(w)
         try:
             while queue or feeding or any(w.pending or w.first for w in workers):
                 while feeding:

@@ -43,6 +43,8 @@ class RunConfig:
     # None on a resumed run recorded before probing existed: it did not probe
     probe: bool | None = True
     command: str = ""
+    executor: str = "local"  # "local": the worker pool here; "dask": a Dask cluster (suites/dask_pool.py)
+    scheduler: str | None = None  # with executor "dask": the scheduler's address; None starts a LocalCluster
 
     # settings a resumed run must keep (they decide which cases exist), with their command-line flags
     FIXED = {"backend": "--backend", "spec_pattern": "--spec", "profile": "--profile", "seed": "--seed",
@@ -219,50 +221,6 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
                                                r.get("backend_message", ""))
         summary.cases_skipped = len(writer.done)
 
-        versions, bad_files = plan.select(config.spec_pattern)
-        summary.generation_errors.update(bad_files)
-        if not versions:
-            raise ValueError(f"--spec {config.spec_pattern!r} matches no spec version; see `opconform validate`")
-        mine = [v for v in versions if v.dialect in backend.dialects]
-        summary.not_applicable = [v.id for v in versions if v.dialect not in backend.dialects]
-        refused = {v.id: reason for v in mine if (reason := backend.accepts(v))}
-        summary.backend = backend.name
-        survey = _probe(config, backend, [v.id for v in mine if v.id not in refused], summary, listener)
-        if survey is not None:
-            meta.update(unsupported_factors=summary.unsupported_factors, probing=_probing_meta(survey))
-            results.write_run(out, meta)
-        listener.planning(len(mine))
-        t0 = perf_counter()
-        if config.cases_from:
-            planned = plan.from_cases_dir(Path(config.cases_from), [v.id for v in mine], listener.spec_planned)
-        else:
-            key = case_cache.code_key() if config.case_cache else None
-            planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned,
-                                   key, config.generation_timeout, excluded=survey.excluded() if survey else None,
-                                   probed=survey.drawn if survey else None)
-            if survey is not None:
-                _add_evidence(planned, survey.evidence())
-        summary.generation_seconds = perf_counter() - t0
-        for sc in planned:
-            if sc.error:
-                summary.generation_errors[sc.spec_id] = sc.error
-            if sc.note:
-                summary.notes[sc.spec_id] = sc.note
-
-        encoded = {id(c): e for sc in planned if sc.encoded for c, e in zip(sc.cases, sc.encoded)}
-        # a case's id hashes all its inputs: taken from its encoding where it has one, and once
-        ids = {id(c): e[0] if (e := encoded.get(id(c))) else c.id for sc in planned for c in sc.cases}
-        todo = [(sc.spec_id, c) for sc in planned for c in sc.cases if ids[id(c)] not in writer.done]
-        groups = [(k, items) for k, items in plan.group(todo) if plan.in_shard(k, shard)]
-        untaken = [item for _, items in groups for item in items if item[0] in refused]
-        # the probe ran these already, in this session, on this backend: its answers are their results
-        answered = survey.judged if survey is not None and shard is None else {}
-        probed = [answered[(sid, ids[id(c)])] for _, items in groups for sid, c in items if (sid, ids[id(c)]) in answered]
-        groups = [(k, kept) for k, items in groups
-                  if (kept := [(sid, c) for sid, c in items if (sid, ids[id(c)]) not in answered])]
-        batches = plan.batches([(k, items) for k, items in groups if items[0][0] not in refused], config.batch_size)
-        listener.executing(len(untaken) + len(probed) + sum(len(b) for b in batches), summary.cases_skipped)
-
         def on_result(j: record.Judged) -> None:
             writer.write(j.case_id, j.line)
             counted(j)
@@ -289,28 +247,99 @@ def run(config: RunConfig, listener: Listener | None = None) -> RunSummary:
         def on_harness_error(case_id: str, spec_id: str, message: str) -> None:
             summary.harness_errors.append({"case_id": case_id, "spec_id": spec_id, "message": message})
 
-        for sid, case in untaken:  # nothing to run: the backend does not take these spec versions
-            on_result(record.Judged.of(record.not_taken(specs.load(sid), case, backend.name, refused[sid], shard=config.shard)))
-        for j in probed:
-            on_result(j)
-        summary.results_from_probes = len(probed)
-        if "probing" in meta:
-            meta["probing"]["results_from_probes"] = len(probed)
-        pool = WorkerPool(backend.ref or config.backend, jobs=config.jobs, timeout=config.timeout,
-                          memory_limit_mb=config.memory_limit_mb, shard=config.shard,
-                          on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error,
-                          on_results=on_results)
-        t0 = perf_counter()
-        stats = pool.run(batches, {v.id: v for v in mine}, encoded)
-        summary.execution_seconds = perf_counter() - t0
-        summary.models_built, summary.workers_started = stats.models_built, stats.workers_started
-        # deaths in opconform's code that the case, rerun alone, did not repeat: the backend's earlier damage
-        meta["worker_deaths_not_reproduced"] = stats.deaths_not_reproduced
-        meta.update(finished=results.now(), backend_version=stats.backend_version or meta.get("backend_version"),
-                    cases=sum(summary.totals.values()), verdicts=dict(summary.totals),
-                    generation_errors=summary.generation_errors, harness_errors=summary.harness_errors[:100],
-                    not_run=summary.not_run)
-        results.write_run(out, meta)
+        pool = _pool(config, backend, on_result=on_result, on_lost=on_lost, on_harness_error=on_harness_error,
+                     on_results=on_results)
+        pool.start()  # the workers load the backend while this process plans (seconds of every run's start)
+        try:
+            _plan_and_execute(config, listener, backend, shard, out, writer, meta, summary, pool, on_result)
+        finally:
+            pool.close()
     listener.finished(summary)
     return summary
+
+
+EXECUTORS = ("local", "dask")
+
+
+def _pool(config: RunConfig, backend: backends.Backend, **callbacks: Any) -> Any:
+    """The executor's pool: WorkerPool here, or DaskPool (same interface) on a Dask cluster."""
+    if config.executor not in EXECUTORS:
+        raise ValueError(f"--executor {config.executor!r}: expected one of {', '.join(EXECUTORS)}")
+    if config.scheduler and config.executor != "dask":
+        raise ValueError(f"--scheduler {config.scheduler}: goes with --executor dask (a Dask scheduler's address)")
+    settings = dict(jobs=config.jobs, timeout=config.timeout, memory_limit_mb=config.memory_limit_mb, shard=config.shard)
+    if config.executor == "dask":
+        from opconform.suites.dask_pool import DaskPool
+
+        return DaskPool(backend.ref or config.backend, **settings, **callbacks, scheduler=config.scheduler,
+                        backend_name=backend.name)
+    return WorkerPool(backend.ref or config.backend, **settings, **callbacks)
+
+
+def _plan_and_execute(config: RunConfig, listener: Listener, backend: backends.Backend, shard: tuple[int, int] | None,
+                      out: Path, writer: results.ResultsWriter, meta: dict, summary: RunSummary, pool: Any,
+                      on_result: Any) -> None:
+    """Probe, plan, and run the planned cases in the pool started beforehand; run.json at the end."""
+    versions, bad_files = plan.select(config.spec_pattern)
+    summary.generation_errors.update(bad_files)
+    if not versions:
+        raise ValueError(f"--spec {config.spec_pattern!r} matches no spec version; see `opconform validate`")
+    mine = [v for v in versions if v.dialect in backend.dialects]
+    summary.not_applicable = [v.id for v in versions if v.dialect not in backend.dialects]
+    refused = {v.id: reason for v in mine if (reason := backend.accepts(v))}
+    summary.backend = backend.name
+    survey = _probe(config, backend, [v.id for v in mine if v.id not in refused], summary, listener)
+    if survey is not None:
+        meta.update(unsupported_factors=summary.unsupported_factors, probing=_probing_meta(survey))
+        results.write_run(out, meta)
+    listener.planning(len(mine))
+    t0 = perf_counter()
+    if config.cases_from:
+        planned = plan.from_cases_dir(Path(config.cases_from), [v.id for v in mine], listener.spec_planned)
+    else:
+        key = case_cache.code_key() if config.case_cache else None
+        planned = plan.collect([v.id for v in mine], config.profile, config.seed, config.jobs, listener.spec_planned,
+                               key, config.generation_timeout, excluded=survey.excluded() if survey else None,
+                               probed=survey.drawn if survey else None)
+        if survey is not None:
+            _add_evidence(planned, survey.evidence())
+    summary.generation_seconds = perf_counter() - t0
+    for sc in planned:
+        if sc.error:
+            summary.generation_errors[sc.spec_id] = sc.error
+        if sc.note:
+            summary.notes[sc.spec_id] = sc.note
+
+    encoded = {id(c): e for sc in planned if sc.encoded for c, e in zip(sc.cases, sc.encoded)}
+    # a case's id hashes all its inputs: taken from its encoding where it has one, and once
+    ids = {id(c): e[0] if (e := encoded.get(id(c))) else c.id for sc in planned for c in sc.cases}
+    todo = [(sc.spec_id, c) for sc in planned for c in sc.cases if ids[id(c)] not in writer.done]
+    groups = [(k, items) for k, items in plan.group(todo) if plan.in_shard(k, shard)]
+    untaken = [item for _, items in groups for item in items if item[0] in refused]
+    # the probe ran these already, in this session, on this backend: its answers are their results
+    answered = survey.judged if survey is not None and shard is None else {}
+    probed = [answered[(sid, ids[id(c)])] for _, items in groups for sid, c in items if (sid, ids[id(c)]) in answered]
+    groups = [(k, kept) for k, items in groups
+              if (kept := [(sid, c) for sid, c in items if (sid, ids[id(c)]) not in answered])]
+    batches = plan.batches([(k, items) for k, items in groups if items[0][0] not in refused], config.batch_size)
+    listener.executing(len(untaken) + len(probed) + sum(len(b) for b in batches), summary.cases_skipped)
+
+    for sid, case in untaken:  # nothing to run: the backend does not take these spec versions
+        on_result(record.Judged.of(record.not_taken(specs.load(sid), case, backend.name, refused[sid], shard=config.shard)))
+    for j in probed:
+        on_result(j)
+    summary.results_from_probes = len(probed)
+    if "probing" in meta:
+        meta["probing"]["results_from_probes"] = len(probed)
+    t0 = perf_counter()
+    stats = pool.run(batches, {v.id: v for v in mine}, encoded)
+    summary.execution_seconds = perf_counter() - t0
+    summary.models_built, summary.workers_started = stats.models_built, stats.workers_started
+    # deaths in opconform's code that the case, rerun alone, did not repeat: the backend's earlier damage
+    meta["worker_deaths_not_reproduced"] = stats.deaths_not_reproduced
+    meta.update(finished=results.now(), backend_version=stats.backend_version or meta.get("backend_version"),
+                cases=sum(summary.totals.values()), verdicts=dict(summary.totals),
+                generation_errors=summary.generation_errors, harness_errors=summary.harness_errors[:100],
+                not_run=summary.not_run)
+    results.write_run(out, meta)
 

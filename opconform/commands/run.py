@@ -51,6 +51,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"seconds for shrinking all failure groups together, biggest first (default {SHRINK_CAP:g})")
     p.add_argument("--no-report", dest="report", action="store_false",
                    help="do not write the HTML report to OUT/report at the end (`opconform report OUT --out OUT/report` writes it later)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="where the cases run: local worker processes (default), or a Dask cluster (needs opconform[dask]; "
+                        "a LocalCluster of --jobs workers unless --scheduler)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", default=None,
+                   help="with --executor dask: send the run to this Dask scheduler's cluster instead of a LocalCluster")
     p.add_argument("--replay", type=Path, metavar="DIR", help="replay one case from a results directory (with --case)")
     p.add_argument("--case", dest="case_id", help="case id to replay (with --replay)")
 
@@ -71,7 +76,8 @@ def _config(args: argparse.Namespace):
     given = {k: v for k in runner.RunConfig.FIXED if (v := getattr(args, k)) is not None}
     config = runner.RunConfig(**{**RUN_DEFAULTS, **given}, out=args.out, jobs=args.jobs, timeout=args.timeout,
                               memory_limit_mb=args.memory_limit, case_cache=args.case_cache,
-                              generation_timeout=args.generation_timeout, command=shlex.join(["opconform", *sys.argv[1:]]))
+                              generation_timeout=args.generation_timeout, command=shlex.join(["opconform", *sys.argv[1:]]),
+                              executor=args.executor, scheduler=args.scheduler)
     return runner.resumed_config(config, given) if args.resume else config
 
 
@@ -82,7 +88,9 @@ def main(args: argparse.Namespace) -> int:
 
     # what the stages raise about their input (ValueError covers CorruptResults); KeyError only from
     # replay (no such case), where elsewhere it would be a bug to show with its traceback
-    refused = (BackendMissing, PoolError, FileExistsError, ValueError)
+    from opconform.suites.dask_pool import DaskUnavailable
+
+    refused = (BackendMissing, PoolError, DaskUnavailable, FileExistsError, ValueError)
     if args.provider:
         if not args.backend:
             raise mistakes.Mistake("--provider goes with --backend onnxruntime (the backend it selects a provider of)")
@@ -100,6 +108,8 @@ def main(args: argparse.Namespace) -> int:
             raise mistakes.Mistake(_text(e)) from None
     if args.out is None:
         raise mistakes.Mistake("--out DIR is required")
+    if args.scheduler and args.executor != "dask":
+        raise mistakes.Mistake(f"--scheduler {args.scheduler}: goes with --executor dask (a Dask scheduler's address)")
     try:
         plan.parse_shard(args.shard)
         config = _config(args)
