@@ -45,14 +45,16 @@ def check_example(spec: SpecVersion, example: Example) -> ExampleResult:
     if example.expect_error:
         return result(False, f"returned outputs, expected relation {example.expect_error!r} to be broken")
     expected = example.outputs or ()
-    if len(got) != len(spec.outputs):
+    variadic = bool(spec.outputs) and spec.outputs[-1].variadic  # the last port stands for the rest
+    if len(got) != len(spec.outputs) and not (variadic and len(got) >= len(spec.outputs) - 1):
         return result(False, f"oracle returned {len(got)} outputs, the spec has {len(spec.outputs)}")
-    for port, g, e in zip(spec.outputs, got, expected):
+    names = [p.name for p in spec.outputs] + [f"{spec.outputs[-1].name}[{k}]" for k in range(1, len(got))]
+    for name, g, e in zip(names, got, expected):
         if e is None:  # the example does not state this output
             continue
         msg = mismatch(np.asarray(g), e, spec)
         if msg:
-            return result(False, f"output {port.name}: {msg}")
+            return result(False, f"output {name}: {msg}")
     return result(True)
 
 

@@ -24,6 +24,7 @@ class Dialect:
 DIALECTS: tuple[Dialect, ...] = (
     Dialect("onnx", "onnx", "", "ONNX (ai.onnx)"),
     Dialect("onnx_ml", "onnx", "ai.onnx.ml", "ONNX ML (ai.onnx.ml)"),
+    Dialect("onnx_training", "onnx", "ai.onnx.preview.training", "ONNX training (ai.onnx.preview.training)"),
     Dialect("openvino", "openvino", "", "OpenVINO opsets"),
 )
 

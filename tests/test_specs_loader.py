@@ -45,7 +45,7 @@ def test_good_file_loads(tmp_path):
 @pytest.mark.parametrize(
     "mutation, expected",
     [
-        (("dialect: onnx", "dialect: tflite"), "field dialect: got 'tflite', expected one of 'onnx', 'onnx_ml', 'openvino'"),
+        (("dialect: onnx", "dialect: tflite"), "field dialect: got 'tflite', expected one of 'onnx', 'onnx_ml', 'onnx_training', 'openvino'"),
         (("on_violation: error", "on_violation: maybe"), "field versions[0].relations[0].on_violation"),
         (("rank(X) <= axis", "rank(X) <= axs"), "unknown name(s) ['axs']"),
         (("rank(X) <= axis", "__import__('os') <= axis"), "calls '__import__'"),
