@@ -153,3 +153,24 @@ def test_region_yolo_applies_the_logistic_and_softmax_per_region(do_softmax):
         np.testing.assert_allclose(got[:, :, 5:], e / e.sum(axis=2, keepdims=True), rtol=1e-12)
     else:
         np.testing.assert_allclose(got[:, :, 5:], logistic[:, :, 5:], rtol=1e-12)
+
+
+def test_psroi_average_with_one_bin_is_the_mean_of_the_rounded_box():
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(2, 2, 6, 5))
+    rois = np.array([[1, 0.4, 1.6, 3.2, 4.5], [0, 2.0, 0.0, 2.0, 0.0]])  # rounded: [0, 2, 3, 5] and [2, 0, 2, 0]
+    got = _run("openvino::PSROIPooling-1", [x, rois], {"output_dim": 2, "group_size": 1, "spatial_scale": 1.0})
+    np.testing.assert_allclose(got[0, :, 0, 0], x[1, :, 2:6, 0:4].mean(axis=(1, 2)), rtol=1e-12)
+    np.testing.assert_allclose(got[1, :, 0, 0], x[0, :, 0, 2], rtol=1e-12)
+
+
+def test_psroi_bilinear_averages_the_sub_boxes_centres():
+    """group_size 1: one point per sub-box, at its centre in pixels ((W - 1) times the normalised
+    coordinate), read from channel (sub-box index) * output_dim + c_out."""
+    rng = np.random.default_rng(9)
+    x = rng.normal(size=(1, 4, 5, 5))
+    attrs = {"output_dim": 1, "group_size": 1, "spatial_scale": 1.0, "mode": "bilinear", "spatial_bins_x": 2, "spatial_bins_y": 2}
+    got = _run("openvino::PSROIPooling-1", [x, np.array([[0, 0.0, 0.0, 1.0, 1.0]])], attrs)
+    centres = [(1.0, 1.0), (1.0, 3.0), (3.0, 1.0), (3.0, 3.0)]  # (y, x) of the four sub-boxes of the whole map
+    assert got.shape == (1, 1, 1, 1)
+    np.testing.assert_allclose(got[0, 0, 0, 0], np.mean([x[0, k, int(y), int(c)] for k, (y, c) in enumerate(centres)]), rtol=1e-12)
