@@ -48,7 +48,7 @@ def test_an_operation_without_its_own_module_runs_the_onnx_kernel():
     assert own <= {"Divide", "Round", "Ceiling", "Floor", "Gather", "GatherND", "Tile", "MatMul", "ConvertLike", "Convert",
                    "Squeeze", "PReLU", "DepthToSpace", "SpaceToDepth", "Pad", "OneHot", "Unique",
                    "ReverseSequence", "TopK", "Broadcast", "ScatterElementsUpdate", "ScatterNDUpdate", "GroupNormalization", "MaxPool", "AvgPool",
-                   "LRN", "MVN", "Col2Im", "NormalizeL2", "StridedSlice",
+                   "LRN", "MVN", "Col2Im", "NormalizeL2", "StridedSlice", "Interpolate",
                    "ROIPooling", "DeformableConvolution"}, own  # bilinear method; locations shifted to the map's edge
 
 
