@@ -32,7 +32,10 @@ from opconform.suites.plan import Item
 
 STARTUP_TIMEOUT = 180.0  # importing a runtime can be slow on a busy machine
 MAX_STARTUP_FAILURES = 3
-PREFETCH = 2  # batches sent to a worker ahead of its results: the next one waits in the pipe
+# batches a worker holds at once. Not 2: a second batch sent while the worker runs the first can
+# fill the pipe while the worker, its results unread, blocks sending them, and both wait forever
+# (seen on the ci profile's large batches); sending ahead needs a sender thread per worker
+PREFETCH = 1
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
