@@ -45,10 +45,11 @@ from typing import Callable, Sequence
 import ml_dtypes
 import numpy as np
 
-from opconform import dtypes
-from opconform.compare import DEFAULT, Rules, differing, kind as element_kind, type_name
+from opconform import containers, dtypes
+from opconform.compare import DEFAULT, Rules, check, differing, kind as element_kind, type_name
 
-SHAPE_KINDS = ("rank", "shape-empty", "shape-zeros", "count-more", "count-fewer", "shape-permuted", "shape-dims")
+SHAPE_KINDS = ("rank", "shape-empty", "shape-zeros", "count-more", "count-fewer", "shape-permuted", "shape-dims",
+               "structure")
 VALUE_KINDS = ("order", "nan", "signed-zero", "precision", "overflow", "uninitialised", "zeros", "values")
 KINDS = ("element-type", "missing", *SHAPE_KINDS, *VALUE_KINDS)
 REFUSED, REFUSED_TYPE = "refused", "refused-type"
@@ -78,6 +79,7 @@ TEXT = {
     "count-fewer": "fewer elements along one dimension (distinct values merged?)",
     "shape-permuted": "the right dimensions in another order",
     "shape-dims": "several dimensions differ",
+    "structure": "a sequence of another length, an optional empty or not, other map keys, or a part of another shape",
     "order": "the right elements in the wrong order",
     "nan": "NaN handling: NaN on one side only",
     "signed-zero": "-0.0 and +0.0 confused",
@@ -111,7 +113,11 @@ def describe(kind_text: str) -> str:
 # ------------------------------------------------------------------ one output
 def kind(got: object, expected: object, rules: Rules = DEFAULT) -> str | None:
     """None when `got` matches `expected` under `rules`, else the kind of difference (KINDS; a
-    precision or overflow kind names the narrower type: 'precision(float32)', 'overflow(32-bit)')."""
+    precision or overflow kind names the narrower type: 'precision(float32)', 'overflow(32-bit)').
+    A sequence, optional or map: its type, its structure, or its parts' values (opconform.compare)."""
+    if containers.is_container(got) or containers.is_container(expected):
+        found = check(got, expected, rules)
+        return None if found is None else {"element type": "element-type", "shape": "structure"}.get(found.kind, "values")
     a, e = np.asarray(got), np.asarray(expected)
     if type_name(a.dtype) != type_name(e.dtype):
         return "element-type"
@@ -312,6 +318,9 @@ def _severity(kind_text: str) -> int:
 
 
 def _differing_count(got: object, want: object, rules: Rules) -> int:
+    if containers.is_container(got) or containers.is_container(want):
+        mask = differing(got, want, rules)
+        return containers.length(want) + 1 if mask is None else int(mask.sum())
     a, e = np.asarray(got), np.asarray(want)
     if a.shape != e.shape or type_name(a.dtype) != type_name(e.dtype):
         return int(e.size) + 1

@@ -292,3 +292,13 @@ def test_the_report_shows_a_container_part_by_part():
     short = tensorview.diff(want, containers.sequence("float32", []), None)
     assert short.count == -1 and "sequence of 0, expected 2" in short.note
     assert tensorview.view(containers.optional("int64")).summary.endswith("empty")
+
+
+def test_a_failure_group_names_a_container_difference():
+    from opconform import symptoms
+
+    want = containers.sequence("float32", [np.zeros(1, F32)])
+    assert symptoms.kind(containers.sequence("float32", []), want) == "structure"
+    assert symptoms.kind(containers.sequence("float64", [np.zeros(1)]), want) == "element-type"
+    assert symptoms.kind(containers.sequence("float32", [np.ones(1, F32)]), want) == "values"
+    assert symptoms.kind(want, want) is None and symptoms.describe("structure")
