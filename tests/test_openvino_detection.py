@@ -174,3 +174,22 @@ def test_psroi_bilinear_averages_the_sub_boxes_centres():
     centres = [(1.0, 1.0), (1.0, 3.0), (3.0, 1.0), (3.0, 3.0)]  # (y, x) of the four sub-boxes of the whole map
     assert got.shape == (1, 1, 1, 1)
     np.testing.assert_allclose(got[0, 0, 0, 0], np.mean([x[0, k, int(y), int(c)] for k, (y, c) in enumerate(centres)]), rtol=1e-12)
+
+
+def test_roi_align_rotated_quarter_turn_swaps_the_axes():
+    """A 4 x 2 box turned by pi/2 samples where the 2 x 4 box does (the rotation about the centre)."""
+    rng = np.random.default_rng(10)
+    x = rng.normal(size=(1, 2, 7, 7))
+    attrs = {"pooled_h": 2, "pooled_w": 2, "sampling_ratio": 2, "spatial_scale": 1.0}
+    turned = _run("openvino::ROIAlignRotated-15", [x, np.array([[3.5, 3.5, 4.0, 2.0, np.pi / 2]]), np.zeros(1, np.int64)], attrs)
+    flat = _run("openvino::ROIAlignRotated-15", [x, np.array([[3.5, 3.5, 2.0, 4.0, 0.0]]), np.zeros(1, np.int64)], attrs)
+    # bin (i, j) of the turned box covers bin (j, 1 - i) of the upright one
+    np.testing.assert_allclose(turned[0, :, :, :], np.rot90(flat[0], k=-1, axes=(1, 2)), atol=1e-12)
+
+
+def test_roi_align_rotated_document_example_shape_with_two_of_its_boxes():
+    data = np.random.default_rng(11).normal(size=(7, 256, 8, 8)).astype(np.float32)
+    rois = np.array([[2.0, 2.0, 3.0, 1.0, 0.3], [4.0, 5.0, 2.0, 2.0, -1.0]], np.float32)
+    attrs = {"pooled_h": 6, "pooled_w": 6, "spatial_scale": 16.0, "sampling_ratio": 2, "clockwise_mode": True}
+    got = _run("openvino::ROIAlignRotated-15", [data, rois, np.array([0, 6], np.int32)], attrs)
+    assert got.shape == (2, 256, 6, 6) and got.dtype == np.float32
