@@ -61,8 +61,9 @@ class _SeededProvider(HypothesisProvider):
         """Hypothesis's bytes, the same ones, at once: a fixed-size string (every array's values are
         one, values.codes) is drawn by its provider one byte at a time through `many`, each byte the
         top 8 bits of one 32-bit Mersenne Twister word (randbytes(1) is getrandbits(8)); getrandbits(32 * n)
-        gives those n words in order, least significant first. A fifth of the ci generation time
-        was that loop (onnx::Attention-23 profiled: 2.1 million iterations for 49,000 arrays)."""
+        gives those n words in order, least significant first. That loop was a fifth of onnx::Attention-23's
+        profiled generation (2.1 million iterations for 49,000 arrays; cProfile inflates it: the wall
+        time saved is nearer a sixth, benchmarks/bench_generation.py)."""
         if min_size != max_size or min_size == 0:
             return super().draw_bytes(min_size, max_size)
         constant = self._maybe_draw_constant("bytes", {"min_size": min_size, "max_size": max_size})
