@@ -21,7 +21,7 @@ from opconform.specs import onnx_import
 
 from helpers_generator import assert_must_refuse_drafts
 
-OPERATORS = ("If", "Loop", "Scan")
+OPERATORS = ("If", "Loop", "Scan", "SequenceMap")
 
 
 def _node(op: str, ins, out: str, opset: int = 13, **attrs) -> Node:
@@ -171,11 +171,13 @@ def test_official_node_cases_agree_with_the_oracle():
     passed = {r.case.name for r in results if r.passed}
     assert {"test_if", "test_if_seq", "test_if_opt", "test_scan_sum", "test_scan9_sum", "test_scan9_multi_state",
             "test_scan9_scalar"} <= passed
+    assert {n for n in passed if n.startswith("test_sequence_map")} == {
+        c.name for c in official.cases_for("SequenceMap")}
 
 
 # ------------------------------------------------------------------ generation and the model
 @pytest.mark.parametrize("sid", ["onnx::If-1", "onnx::If-11", "onnx::Loop-1", "onnx::Loop-16", "onnx::Scan-8",
-                                 "onnx::Scan-9", "onnx::Scan-19"])
+                                 "onnx::Scan-9", "onnx::Scan-19", "onnx::If-25", "onnx::SequenceMap-17"])
 def test_generated_cases_build_checked_models(sid):
     spec = specs.load(sid)
     cases = generate(spec, 40, 3, expect=oracle.expectation)
@@ -235,3 +237,23 @@ def test_the_report_prints_a_body_as_its_one_line_text():
                                    {"body": body}))
     r = Result(case.id, case.spec_id, "x", Verdict.MISMATCH, case=case.to_json())
     assert breakdown.attributes(r) == {"body": body.text()}
+
+
+def test_sequence_map_maps_the_body_over_the_items_with_tensors_whole():
+    from opconform import containers
+
+    body = Graph((GraphValue("a", "float32", 1), GraphValue("b", "float32", 1), GraphValue("c", "float32", 0)),
+                 (GraphValue("y", "float32", 1), GraphValue("z", "float32", 1)),
+                 (_node("Add", ["a", "b"], "y", 17), _node("Mul", ["a", "c"], "z", 17)), 17)
+    xs = [np.arange(k + 1, dtype=np.float32) for k in range(3)]
+    ys = [np.ones(k + 1, np.float32) for k in range(3)]
+    seq = containers.sequence("float32", xs)
+    y, z = oracle.evaluate("onnx::SequenceMap-17", [seq, containers.sequence("float32", ys), np.float32(2)], {"body": body})
+    assert [v.tolist() for v in y.items] == [(x + 1).tolist() for x in xs]
+    assert [v.tolist() for v in z.items] == [(x * 2).tolist() for x in xs]
+    got = oracle.expectation(specs.load("onnx::SequenceMap-17"), [seq, containers.sequence("float32", ys[:2]),
+                                                                  np.float32(2)], {"body": body})
+    assert (got.kind, got.relation) == ("error", "sequence_lengths_equal")
+    (empty, _) = oracle.evaluate("onnx::SequenceMap-17", [containers.sequence("float32"), containers.sequence("float32"),
+                                                         np.float32(2)], {"body": body})
+    assert empty.items == () and empty.type == "seq(tensor(float32))"

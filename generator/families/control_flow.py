@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 from hypothesis import strategies as st
 
-from opconform import dtypes
+from opconform import containers, dtypes
 from opconform.generator import onnx_body, pins, shapes, values
 from opconform.generator.draft import Draft
 from opconform.generator.families import default
@@ -30,7 +30,8 @@ UNARY = ("Identity", "Neg", "Abs")
 BINARY = ("Add", "Sub", "Mul")
 # the operators every body of the operator needs, whatever its element type: Identity (any type),
 # If's Constant branches, Loop's condition Less(iteration_num, Constant(k))
-_NEEDED = {"If": ("Identity", "Constant"), "Loop": ("Identity", "Constant", "Less"), "Scan": ("Identity",)}
+_NEEDED = {"If": ("Identity", "Constant"), "Loop": ("Identity", "Constant", "Less"), "Scan": ("Identity",),
+           "SequenceMap": ("Identity",)}
 
 
 def body_plan(spec: SpecVersion) -> tuple[int, tuple[str, ...]]:
@@ -47,10 +48,10 @@ def _body_plan(spec_id: str) -> tuple[int, tuple[str, ...]]:
     from opconform import specs
 
     spec = specs.load(spec_id)
-    port = next(p.types for p in spec.outputs if p.type_var == "V")
+    port = [containers.element_type(t) for t in spec.outputs[0].types]  # SequenceMap's: the sequences' tensors
     best: tuple[int, tuple[str, ...]] | None = None
     opset = spec.since
-    while True:
+    while opset <= onnx.defs.onnx_opset_version():
         try:
             if onnx.defs.get_schema(spec.operator, opset).since_version != spec.since:
                 break
@@ -135,7 +136,7 @@ def attributes(draw, d: Draft) -> None:
 
 
 def inputs(draw, d: Draft) -> None:
-    {"If": _if, "Loop": _loop, "Scan": _scan}[d.spec.operator](draw, d)
+    {"If": _if, "Loop": _loop, "Scan": _scan, "SequenceMap": _sequence_map}[d.spec.operator](draw, d)
     d.constant_inputs = [False] * len(d.inputs)
 
 
@@ -270,6 +271,34 @@ def _scan(draw, d: Draft) -> None:
             d.inputs.append(_array(draw, t, elem[:a] + (length,) + elem[a:]))
     d.attributes = attrs
     d.notes.append("scan:" + ",".join(given or ["defaults"]) + (",iterations:0" if length == 0 else ""))
+
+
+def _sequence_map(draw, d: Draft) -> None:
+    """An input sequence of 0 to 3 tensors (shapes may differ item to item, one rank), 0 to 2 more
+    inputs: sequences of the same length and item shapes, or scalars (they broadcast against any
+    item); a body of 1 to 2 outputs, each a chain over all its inputs."""
+    opset, types = body_plan(d.spec)
+    seq_type = pins.element_type(draw, d, d.port("input_sequence"), [containers.sequence(t).type for t in types])
+    t = containers.element_type(seq_type)
+    length = draw(st.integers(0, 3))
+    rank = draw(st.integers(0, 2))
+    item_shapes = [draw(shapes.shapes(rank, d.profile)) for _ in range(length)]
+    extra = [pick(draw, ["sequence", "tensor"]) for _ in range(draw(st.integers(0, 2)))]
+    ins = [GraphValue("b_in0", t, rank)] + [GraphValue(f"b_in{k + 1}", t, rank if e == "sequence" else 0)
+                                           for k, e in enumerate(extra)]
+    lane = [v.name for v in ins]
+    nodes, outs = [], []
+    for j in range(draw(st.integers(1, 2))):
+        more, last = _chain(draw, opset, lane, draw(st.integers(1, 2)), f"b_o{j}_t", t)
+        nodes += more
+        outs.append(GraphValue(last, t, rank))
+    d.attributes = {"body": Graph(tuple(ins), tuple(outs), tuple(nodes), opset, "map_body")}
+    d.dtypes = [seq_type, seq_type if extra[:1] == ["sequence"] else t]
+    d.present = [True] * (1 + len(extra))
+    d.inputs = [containers.sequence(t, [_array(draw, t, sh) for sh in item_shapes])]
+    d.inputs += [containers.sequence(t, [_array(draw, t, sh) for sh in item_shapes]) if e == "sequence"
+                 else _array(draw, t, ()) for e in extra]
+    d.notes.append("map:" + ",".join(extra or ["alone"]) + (",empty" if length == 0 else ""))
 
 
 def outputs(draw, d: Draft) -> None:
