@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Callable
 
-from opconform.generator.openvino_model import ADAPTERS, _call, factory
+from opconform.generator.openvino_factories import ADAPTERS, call as _call, factory
 
 
 def _first_factory(opset: Any, operator: str) -> Callable:

@@ -8,51 +8,22 @@ Python function does not follow that mapping gets a small adapter in `ADAPTERS`.
 from __future__ import annotations
 
 import importlib
-import re
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from opconform import dtypes
 from opconform.generator import onnx_model
+from opconform.generator.openvino_factories import ADAPTERS, FUNCTION_NAMES, call as _call, factory, function_name  # noqa: F401
 from opconform.model import Case, SpecVersion
 
 __all__ = ["build", "factory", "function_name", "ov_type", "constant", "ADAPTERS", "FUNCTION_NAMES", "PARAMETER_NAMES", "VALUE_SPELLINGS"]
 
-# operator name -> callable(opset_module, args, attributes) -> openvino Node, for operators whose
-# Python function differs from the generic mapping.
-ADAPTERS: dict[str, Callable[[Any, list, dict], Any]] = {}
-
-# operator name -> Python function, where neither the snake case nor the same letters without
-# underscores name it (Abs is `absolute`)
-FUNCTION_NAMES = {"Abs": "absolute"}
 # operator name -> {IR attribute name: the factory's parameter name}, where they differ
 PARAMETER_NAMES = {"Clamp": {"min": "min_value", "max": "max_value"}, "Broadcast": {"mode": "broadcast_spec"}}
 # (operator, attribute) -> {the document's spelling of a value: OpenVINO's}, where they differ
 # (OneHot-16's text says ignore-negative, OpenVINO's enum is ignore_negative: the spec's erratum)
 VALUE_SPELLINGS = {("OneHot", "negative_indices_mode"): {"ignore-negative": "ignore_negative"}}
-
-
-def function_name(operator: str) -> str:
-    """GatherND -> gather_nd, Unique -> unique, ReduceSum -> reduce_sum, NMSRotated -> nms_rotated."""
-    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", operator)
-    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
-    return s.lower()
-
-
-def factory(opset: Any, operator: str) -> Callable | None:
-    """The opset module's function for `operator`: FUNCTION_NAMES, the snake case, or the function
-    whose name is the operator's letters without underscores (IsNaN -> is_nan, ReLU -> relu,
-    SoftMax -> softmax, HSigmoid -> hsigmoid)."""
-    for name in (FUNCTION_NAMES.get(operator), function_name(operator)):
-        fn = getattr(opset, name, None) if name else None
-        if callable(fn):
-            return fn
-    key = operator.lower()
-    for name in dir(opset):
-        if not name.startswith("_") and name.replace("_", "") == key and callable(getattr(opset, name)):
-            return getattr(opset, name)
-    return None
 
 
 def _opset_with(spec: SpecVersion) -> Any:
@@ -76,37 +47,6 @@ def _opset_with(spec: SpecVersion) -> Any:
             return module
         found.append(module)
     return found[0] if found else first
-
-
-def _call(fn: Callable, args: list, attributes: dict) -> Any:
-    """fn(*args, **attributes) for the attributes its signature names; the others are set on the
-    node by name afterwards (Divide's m_pythondiv, which opset1.divide() does not take), and
-    an `attributes` dict parameter (IsInf's) receives those it does not name."""
-    import inspect
-
-    params = inspect.signature(fn).parameters
-    named = {k: v for k, v in attributes.items() if k in params}
-    rest = {k: v for k, v in attributes.items() if k not in params}
-    if rest and "attributes" in params:
-        named["attributes"], rest = rest, {}
-    # the inputs fill the parameters the attributes leave, in order (opset12.pad takes pad_mode
-    # before its optional pad value: pad(arg, pads_begin, pads_end, pad_mode, arg_pad_value))
-    slots = [p for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-             and p.name not in named and p.name != "name"]
-    required = [p for p in slots if p.default is inspect.Parameter.empty]
-    if len(args) < len(required):
-        # the operation admits the input absent, its Python factory does not (opset3.cum_sum's axis):
-        # this binding cannot build the case, which is no failure of the operation's
-        raise RuntimeError(f"not supported by the Python factory {fn.__module__}.{fn.__name__}(): "
-                           f"it requires {required[len(args)].name}, which the case leaves absent")
-    order = [p.name for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if len(args) <= len(slots) and any(order.index(k) < len(args) for k in named if k in order):
-        node = fn(**dict(zip((p.name for p in slots), args)), **named)
-    else:  # positionally: some factories are wrappers whose own names differ (binary ops' left_node)
-        node = fn(*args, **named)
-    for k, v in rest.items():
-        node.set_attribute(k, v)
-    return node
 
 
 def ov_type(name: str):

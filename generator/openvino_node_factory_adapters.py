@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from opconform.generator.openvino_model import ADAPTERS
+from opconform.generator.openvino_factories import ADAPTERS
 
 # operator -> the opset whose NodeFactory creates it
 _OPSETS = {"ExperimentalDetectronTopKROIs": "opset6", "ScaledDotProductAttention": "opset13"}

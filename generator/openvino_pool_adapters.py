@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from opconform.generator.openvino_model import ADAPTERS, _call, factory
+from opconform.generator.openvino_factories import ADAPTERS, call as _call, factory
 
 
 def _pool(operator: str):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from opconform.generator.openvino_model import ADAPTERS, _call, factory
+from opconform.generator.openvino_factories import ADAPTERS, call as _call, factory
 
 # operator -> (position of B, gates of B, position of W) in the documents' input order
 _B = {"GRUCell": (4, 3, 2), "LSTMCell": (5, 4, 3), "RNNCell": (4, 1, 2)}

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from opconform.generator.openvino_model import ADAPTERS, _call, factory
+from opconform.generator.openvino_factories import ADAPTERS, call as _call, factory
 
 
 def _bags_default_minus_one(operator: str, default_at: int):
