@@ -70,6 +70,9 @@ def stacked(graph: Graph, k: int, elements: Sequence[np.ndarray], probe: np.ndar
     iterations the text gives no shape: `policy` element_shape stacks nothing onto the shape the body
     gives (`probe`, one run on the initial values), all_zero gives every dimension 0 at that rank."""
     if elements:
+        if len({x.shape for x in elements}) > 1:  # "It is an error if the dimensions ... change across loop iterations"
+            raise RelationBroken(graph.name, "scan_output_shapes_change", "error",
+                                 f"output {graph.outputs[k].name!r} of shapes {sorted({x.shape for x in elements})}")
         return np.stack(elements, axis=axis)
     dt = element_dtype(graph, k)
     rank = (graph.outputs[k].rank if probe is None else probe.ndim)

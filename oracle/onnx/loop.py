@@ -10,7 +10,7 @@ from opconform.oracle.kernels import graph_body
 
 # the generator's loops end within a few iterations; a body that keeps cond true past this many
 # without M is taken as one that never ends (relation terminates: undefined)
-ITERATION_LIMIT = 10_000
+ITERATION_LIMIT = 1_000
 
 
 def run(spec, inputs, attributes, policies, output_count=None):
@@ -25,8 +25,9 @@ def run(spec, inputs, attributes, policies, output_count=None):
     scans: list[list[np.ndarray]] = [[] for _ in range(k_scan)]
     i = 0
     while going and (limit is None or i < limit):
-        if limit is None and i >= ITERATION_LIMIT:
-            raise RelationBroken(spec.id, "terminates", "undefined", f"the condition still holds after {i} iterations")
+        if i >= ITERATION_LIMIT:  # a trip count this large is no case the generator draws (M's values: [0, 4])
+            raise RelationBroken(spec.id, "terminates" if limit is None else "iterations_past_limit", "undefined",
+                                 f"still running after {i} iterations")
         outs = graph_body.run(spec, body, [np.array(i, np.int64), np.array(going), *carried])
         if cond is not None:
             going = bool(np.asarray(outs[0]).reshape(-1)[0])
