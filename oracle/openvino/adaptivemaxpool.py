@@ -12,7 +12,9 @@ _TYPES = {"i64": np.int64, "i32": np.int32}
 
 
 def window_max(block: np.ndarray, nan: str, ties: str) -> tuple[np.ndarray, np.ndarray]:
-    """(max, position in the window) of each row of a (.., K) float64 block, K >= 1."""
+    """(max, position in the window) of each row of a (.., K) float64 block (K >= 1 where rows exist)."""
+    if block.size == 0:  # no (n, c) plane: nothing to reduce
+        return np.zeros(block.shape[:-1]), np.zeros(block.shape[:-1], dtype=np.int64)
     isnan = np.isnan(block)
     with np.errstate(invalid="ignore"):
         finite_max = np.fmax.reduce(block, axis=-1)
