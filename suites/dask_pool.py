@@ -104,7 +104,9 @@ class DaskPool:
                                                              dashboard_address=None, memory_limit=0)
                     self._client = distributed.Client(self._cluster)
             except (OSError, TimeoutError) as e:
-                raise DaskUnavailable(f"--scheduler {self.scheduler}: cannot reach the Dask scheduler ({e})") from None
+                where = f"--scheduler {self.scheduler}: cannot reach the Dask scheduler" if self.scheduler \
+                    else "--executor dask: the LocalCluster did not start"
+                raise DaskUnavailable(f"{where} ({type(e).__name__}: {e})") from None
 
     def close(self) -> None:
         if self._client is not None:
