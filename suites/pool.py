@@ -215,8 +215,11 @@ class WorkerPool:
                             w.last = monotonic()
                         w.pending += batch
                         w.in_flight.append(len(batch))
-                        w.conn.send(({sid: self._specs[sid] for sid, _ in batch if sid in self._specs}, batch,
-                                     [encoded.get(id(case)) for _, case in batch], self._deaths() > 0))
+                        try:
+                            w.conn.send(({sid: self._specs[sid] for sid, _ in batch if sid in self._specs}, batch,
+                                         [encoded.get(id(case)) for _, case in batch], self._deaths() > 0))
+                        except (BrokenPipeError, ConnectionResetError):
+                            break  # it died since it last answered: _service finds it dead, its pending cases rerun
                 everyone = workers + ([spare] if spare else [])
                 wait([w.conn for w in everyone] + [w.process.sentinel for w in everyone], timeout=0.25)
                 if spare is not None:
