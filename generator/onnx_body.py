@@ -53,14 +53,16 @@ def opset_of(attributes: dict) -> int | None:
 
 
 def _value_info(v: GraphValue) -> onnx.ValueInfoProto:
-    shape = None if v.rank is None else [f"{v.name}_d{k}" for k in range(v.rank)]
+    """Its element type and rank; every dimension unknown (a named one would claim what the body does
+    not promise: tract unified a state's symbols with the iterations' shapes and refused valid cases)."""
+    shape = None if v.rank is None else [None] * v.rank
     return helper.make_tensor_value_info(v.name, dtypes.get(v.type).onnx, shape)
 
 
 def to_proto(graph: Graph, attribute_value: Callable[[Any, str | None], Any]) -> onnx.GraphProto:
     """The GraphProto of a body: its nodes by operator name, attributes as onnx.helper writes them
     (a nested body as a GraphProto, an array as a TensorProto), typed inputs and outputs with
-    symbolic dimensions. `attribute_value(value, declared type)`: the model builder's conversion of
+    dimensions of unknown size. `attribute_value(value, declared type)`: the model builder's conversion of
     an attribute value (it calls back here for a nested body)."""
     nodes = []
     for n in graph.nodes:
