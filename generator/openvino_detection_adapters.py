@@ -2,7 +2,8 @@
 an attribute in another form than the IR: ReorgYolo's stride is one int in the IR and a list in
 reorg_yolo(); ROIPooling's pooled_h and pooled_w are one list output_roi in roi_pooling() (both
 defined from openvino.opset2 on, the operations being version 1); PriorBoxClustered's attributes are
-one dict in prior_box_clustered()."""
+one dict in prior_box_clustered(); the ExperimentalDetectron operations have no Python function and
+are built by OpenVINO's NodeFactory."""
 from __future__ import annotations
 
 import importlib
@@ -49,6 +50,17 @@ def _prior_box_clustered(opset: Any, args: list, attributes: dict) -> Any:
     return _with_attrs_dict(opset, "PriorBoxClustered", [args[0], args[1] if len(args) > 1 else None], dict(attributes))
 
 
+def _node_factory(operator: str, since: int) -> Callable[[Any, list, dict], Any]:
+    """An operation no openvino.opsetN module has a Python function for (the ExperimentalDetectron
+    family): built by OpenVINO's generic NodeFactory of its opset, attributes by their IR names."""
+    def adapter(opset: Any, args: list, attributes: dict) -> Any:
+        from openvino.utils.node_factory import NodeFactory
+
+        return NodeFactory(f"opset{since}").create(operator, [a.output(0) for a in args], dict(attributes))
+    return adapter
+
+
 ADAPTERS["ReorgYolo"] = _reorg_yolo
+ADAPTERS["ExperimentalDetectronPriorGridGenerator"] = _node_factory("ExperimentalDetectronPriorGridGenerator", 6)
 ADAPTERS["PriorBoxClustered"] = _prior_box_clustered
 ADAPTERS["ROIPooling"] = _roi_pooling

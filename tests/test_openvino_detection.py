@@ -193,3 +193,14 @@ def test_roi_align_rotated_document_example_shape_with_two_of_its_boxes():
     attrs = {"pooled_h": 6, "pooled_w": 6, "spatial_scale": 16.0, "sampling_ratio": 2, "clockwise_mode": True}
     got = _run("openvino::ROIAlignRotated-15", [data, rois, np.array([0, 6], np.int32)], attrs)
     assert got.shape == (2, 256, 6, 6) and got.dtype == np.float32
+
+
+def test_prior_grid_shifts_every_prior_to_every_cell_centre():
+    priors = np.array([[-1.0, -2.0, 1.0, 2.0], [0.0, 0.0, 4.0, 4.0]])
+    fmap, image = np.zeros((1, 5, 2, 3)), np.zeros((1, 3, 8, 12))
+    got = _run("openvino::ExperimentalDetectronPriorGridGenerator-6", [priors, fmap, image], {"flatten": False, "stride_y": 3.0})
+    assert got.shape == (2, 3, 2, 4)
+    for y in range(2):
+        for x in range(3):
+            shift = np.array([(x + 0.5) * 4.0, (y + 0.5) * 3.0] * 2)  # stride_x 0: 12 / 3
+            np.testing.assert_allclose(got[y, x], priors + shift, rtol=1e-12)
