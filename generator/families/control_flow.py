@@ -283,21 +283,28 @@ def _sequence_map(draw, d: Draft) -> None:
     length = draw(st.integers(0, 3))
     rank = draw(st.integers(0, 2))
     item_shapes = [draw(shapes.shapes(rank, d.profile)) for _ in range(length)]
-    extra = [pick(draw, ["sequence", "tensor"]) for _ in range(draw(st.integers(0, 2)))]
-    ins = [GraphValue("b_in0", t, rank)] + [GraphValue(f"b_in{k + 1}", t, rank if e == "sequence" else 0)
-                                           for k, e in enumerate(extra)]
-    lane = [v.name for v in ins]
+    # more inputs: the first of the type a covering row may pin (any tensor or sequence type: one of
+    # another element type than the lane's is given to the body and left unread), the rest of the lane's
+    count = draw(st.integers(0, 2))
+    options = [containers.sequence(x).type for x in types] + list(types)
+    first = pins.element_type(draw, d, d.port("additional_inputs"), options)
+    kinds = [first] + [pick(draw, [seq_type, t]) for _ in range(1, count)] if count else []
+    extra = ["sequence" if containers.is_container_type(k) else "tensor" for k in kinds]
+    elems = [containers.element_type(k) for k in kinds]
+    ins = [GraphValue("b_in0", t, rank)] + [GraphValue(f"b_in{k + 1}", e, rank if x == "sequence" else 0)
+                                           for k, (x, e) in enumerate(zip(extra, elems))]
+    lane = [v.name for v in ins if v.type == t]
     nodes, outs = [], []
     for j in range(draw(st.integers(1, 2))):
         more, last = _chain(draw, opset, lane, draw(st.integers(1, 2)), f"b_o{j}_t", t)
         nodes += more
         outs.append(GraphValue(last, t, rank))
     d.attributes = {"body": Graph(tuple(ins), tuple(outs), tuple(nodes), opset, "map_body")}
-    d.dtypes = [seq_type, seq_type if extra[:1] == ["sequence"] else t]
+    d.dtypes = [seq_type, kinds[0] if kinds else None]
     d.present = [True] * (1 + len(extra))
     d.inputs = [containers.sequence(t, [_array(draw, t, sh) for sh in item_shapes])]
-    d.inputs += [containers.sequence(t, [_array(draw, t, sh) for sh in item_shapes]) if e == "sequence"
-                 else _array(draw, t, ()) for e in extra]
+    d.inputs += [containers.sequence(e, [_array(draw, e, sh) for sh in item_shapes]) if x == "sequence"
+                 else _array(draw, e, ()) for x, e in zip(extra, elems)]
     d.notes.append("map:" + ",".join(extra or ["alone"]) + (",empty" if length == 0 else ""))
 
 
