@@ -109,6 +109,7 @@ STILL_FILTERED = {
     "onnx_ml::Scaler-1",  # offset_length, scale_matches_offset: len(offset) in (1, shape(X)[-1])
     "onnx_ml::Imputer-1",  # one_imputed_list, imputed_length
     "onnx_ml::LinearClassifier-1",  # coefficients_per_class, one_label_list
+    "onnx_ml::ZipMap-1",  # one_label_list, columns_match_keys through a conditional symbol, x_two_dimensional
     "openvino::Einsum-7",  # term_per_operand (onnx::Einsum's equations come from its hook)
     "openvino::DeformableConvolution-8",  # dilations_not_negative: required ints drawn negative, not repaired
     "openvino::GatherElements-6",  # indices_in_range: [0, s-1] with no negative side
