@@ -5,6 +5,7 @@ outputs get an element type and symbolic dimensions (onnx.checker requires a sha
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any, Hashable, Sequence
 
@@ -14,7 +15,7 @@ from onnx import helper, numpy_helper
 
 from opconform import containers, dtypes, specs, tensors
 from opconform.generator import value_protos
-from opconform.generator import onnx_body
+from opconform.generator import enclosing_graph, onnx_body
 from opconform.graphs import Graph
 from opconform.model import Case, Port, SpecVersion
 from opconform.specs import expr
@@ -24,7 +25,11 @@ __all__ = ["build", "signature", "input_names", "output_names", "output_slots", 
 
 def input_names(spec: SpecVersion, case: Case) -> list[str]:
     """Graph input names in node order; "" for an absent optional input. A variadic port's
-    inputs are named <port>_0, <port>_1, ..."""
+    inputs are named <port>_0, <port>_1, ...; a body standing for the enclosing graph (Gradient's
+    forward) names them (generator/enclosing_graph.py)."""
+    enclosing = enclosing_graph.of(spec, case)
+    if enclosing is not None:
+        return [v.name for v in enclosing[1].inputs][:len(case.inputs)]
     names = []
     for i, x in enumerate(case.inputs):
         port = _port_of_input(spec, i)
@@ -183,14 +188,22 @@ def _assemble(spec: SpecVersion, case: Case, opset: int | None, outs: Sequence[t
     fixed = len(spec.inputs) - 1 if spec.inputs and spec.inputs[-1].variadic else 0
     while len(trimmed) > fixed and trimmed[-1] == "":
         trimmed.pop()
+    enclosing = enclosing_graph.of(spec, case)
+    forward, extra_opsets = [], []
+    if enclosing is not None:  # its nodes before the node, which reads tensors by name
+        slot, body = enclosing
+        forward = enclosing_graph.forward_nodes(body, _attr_value)
+        trimmed = enclosing_graph.node_inputs(spec, case, slot)
+        case = dataclasses.replace(case, attributes={k: v for k, v in case.attributes.items() if k != slot})
+        extra_opsets = [helper.make_opsetid("", body.opset)]
     attrs = {k: _attr_value(v, _declared(spec, k)) for k, v in sorted(case.attributes.items())}
     empty = {k for k, v in attrs.items() if isinstance(v, (list, tuple)) and not v and _declared(spec, k) in _LIST_TYPES}
     node = helper.make_node(spec.operator, trimmed, output_names(spec, case), domain=spec.domain or "",
                             **{k: v for k, v in attrs.items() if k not in empty})
     for k in sorted(empty):  # an empty list has no type helper can infer: the spec's
         node.attribute.append(helper.make_attribute(k, [], attr_type=_LIST_TYPES[_declared(spec, k)]))
-    graph = helper.make_graph([node], _graph_name(spec), graph_inputs, graph_outputs, initializer=initializers)
-    opsets = [helper.make_opsetid(spec.domain or "", _opset(spec, opset, case))]
+    graph = helper.make_graph(forward + [node], _graph_name(spec), graph_inputs, graph_outputs, initializer=initializers)
+    opsets = [helper.make_opsetid(spec.domain or "", _opset(spec, opset, case))] + extra_opsets
     model = helper.make_model(graph, opset_imports=opsets, producer_name="opconform")
     model.ir_version = helper.find_min_ir_version_for(opsets, ignore_unknown=True)
     return model

@@ -29,6 +29,11 @@ class GraphSignature:
     inputs: tuple[str, ...]
     outputs: tuple[str, ...]
     text: str = ""
+    # Gradient's forward graph: its nodes go into the enclosing graph, not onto the node as an
+    # attribute; the case's inputs feed the body's inputs, and the node reads the tensors the
+    # string attributes named in `reads` name, in that order (xs then zs)
+    enclosing: bool = False
+    reads: tuple[str, ...] = ()
 
     def describe(self) -> str:
         return f"({', '.join(self.inputs)}) -> ({', '.join(self.outputs)})"

@@ -13,7 +13,10 @@ from typing import Any
 
 import numpy as np
 
+import onnx.defs
+
 from opconform import compare, specs
+from opconform.oracle import official_enclosing
 from opconform.specs import dialects
 from opconform.model import SpecVersion, Tolerance
 
@@ -105,6 +108,9 @@ def cases_for(operator: str, dialect: str = "onnx") -> tuple[OfficialCase, ...]:
                     atol=c.atol,
                 )
             )
+    spec = spec_for(operator, onnx.defs.onnx_opset_version(), dialect) if dialects.is_onnx(dialect) else None
+    if spec is not None and official_enclosing.enclosing_attribute(spec):  # Gradient: model cases, several nodes
+        out += [OfficialCase(**fields) for fields in official_enclosing.cases_for(operator, dialect, spec)]
     return tuple(out)
 
 

@@ -287,6 +287,11 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "graph_inputs": lambda g: len(g.inputs),
     "graph_outputs": lambda g: len(g.outputs),
     "graph_output_types": lambda g: tuple(v.type for v in g.outputs),
+    # Gradient: the tensors a body defines (its inputs and node outputs), their element types by name
+    "graph_tensors": lambda g: tuple(v.name for v in g.inputs) + tuple(o for n in g.nodes for o in n.outputs if o),
+    "graph_input_types": lambda g: tuple(v.type for v in g.inputs),
+    "all_in": lambda names, pool: all(n in pool for n in names),
+    "disjoint": lambda a, b: not set(a) & set(b),
 }
 
 _BINOPS = {

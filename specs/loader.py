@@ -179,7 +179,8 @@ def _graph_signature(a: dict, w: str) -> GraphSignature | None:
         return None
     if a["type"] != "graph":
         raise SpecError(f"{w}: field graph: got an attribute of type {a['type']!r}, expected type graph")
-    return GraphSignature(tuple(g["inputs"]), tuple(g["outputs"]), g.get("text", ""))
+    return GraphSignature(tuple(g["inputs"]), tuple(g["outputs"]), g.get("text", ""),
+                          g.get("emit", "attribute") == "enclosing", tuple(g.get("reads", ())))
 
 
 def _check_converted_from(inputs: tuple[Port, ...], outputs: tuple[Port, ...], where: str) -> None:

@@ -93,8 +93,114 @@ def test_onnxruntime_has_no_training_kernels_and_says_unsupported():
 def test_missing_and_coverage_count_the_training_domain():
     listed = {op.name for op in catalog.all_operators() if op.dialect == "onnx_training"}
     assert {"Adagrad", "Adam", "Momentum", "Gradient"} <= listed
-    assert "onnx_training::Gradient" in {f"{op.dialect}::{op.name}" for op in catalog.missing()}
+    assert not {f"{op.dialect}::{op.name}" for op in catalog.missing()} & {f"onnx_training::{op}" for op in listed}
     ops = coverage.operators()
     assert "onnx_training::Adam" in ops and "onnx_training::Gradient" in ops
     assert coverage.row("onnx_training::Adam").versions == [1]
-    assert coverage.row("onnx_training::Gradient").missing == ["no spec"]
+    assert coverage.row("onnx_training::Gradient").versions == [1]
+
+
+# ---------------------------------------------------------------- Gradient
+GRADIENT = "onnx_training::Gradient-1"
+
+
+def test_gradient_official_cases_are_read_from_the_model_cases_and_agree():
+    """test_gradient_of_add and test_gradient_of_add_and_mul: models of forward nodes and the
+    Gradient node (onnx.backend.test.case.model), read into cases whose forward graph is the rest."""
+    results = official.check_operator("Gradient", "onnx_training")
+    names = {r.case.name for r in results}
+    assert {"test_gradient_of_add", "test_gradient_of_add_and_mul"} <= names
+    assert all(r.passed for r in results), [r.message for r in results if not r.passed]
+    mul = next(r.case for r in results if r.case.name == "test_gradient_of_add_and_mul")
+    assert [n.operator for n in mul.attributes["forward"].nodes] == ["Add", "Mul"]
+
+
+def test_gradient_official_case_fails_against_a_wrong_expectation():
+    """The check can fail: the add_and_mul case's dd/da (2a + b = 4) is not dd/db's (a = 1)."""
+    import dataclasses
+
+    case = next(c for c in official.cases_for("Gradient", "onnx_training") if c.name == "test_gradient_of_add_and_mul")
+    swapped = dataclasses.replace(case, expected=case.expected[::-1])
+    assert not official.run(swapped).passed
+
+
+def _torch_gradients(case) -> list[np.ndarray]:
+    """A second opinion: the forward graph written in torch and differentiated by autograd, in float64."""
+    import torch
+
+    ops = {"Identity": lambda a: a, "Neg": torch.neg, "Exp": torch.exp, "Tanh": torch.tanh,
+           "Sigmoid": torch.sigmoid, "Add": torch.add, "Sub": torch.sub, "Mul": torch.mul}
+    forward = case.attributes["forward"]
+    env = {v.name: torch.tensor(np.asarray(x, np.float64), requires_grad=True) for v, x in zip(forward.inputs, case.inputs)}
+    leaves = dict(env)
+    for n in forward.nodes:
+        env[n.outputs[0]] = ops[n.operator](*(env[x] for x in n.inputs))
+    env[case.attributes["y"]].sum().backward()
+    return [np.zeros(leaves[x].shape) if leaves[x].grad is None else leaves[x].grad.numpy() for x in case.attributes["xs"]]
+
+
+def test_gradient_oracle_agrees_with_torch_autograd_on_drawn_cases():
+    pytest.importorskip("torch")
+    spec = specs.load(GRADIENT)
+    valid = [c for c in drawn(GRADIENT, 40, 0) if c.expected.kind == "outputs"]
+    assert len(valid) >= 10
+    for c in valid:
+        got = c.expected.alternatives[0].outputs
+        assert len(got) == len(c.attributes["xs"])
+        rtol, atol = spec.tolerance.for_type(str(got[0].dtype))
+        for g, w in zip(got, _torch_gradients(c)):
+            np.testing.assert_allclose(np.asarray(g, np.float64), w, rtol=rtol, atol=atol,
+                                       err_msg=c.attributes["forward"].text())
+
+
+def test_gradient_with_respect_to_an_intermediate_tensor():
+    """"Gradient operator can compute derivative against intermediate tensors": d = c * a, dd/dc = a."""
+    from opconform.graphs import Graph, GraphValue, Node
+
+    f32 = "float32"
+    forward = Graph((GraphValue("a", f32, 0), GraphValue("b", f32, 0)), (GraphValue("d", f32, 0),),
+                    (Node("onnx::Add-14", ("a", "b"), ("c",)), Node("onnx::Mul-14", ("c", "a"), ("d",))), 14, "forward")
+    a, b = np.array(3.0, np.float32), np.array(2.0, np.float32)
+    (dd_dc,) = oracle.evaluate(GRADIENT, [a, b], {"xs": ["c"], "y": "d", "forward": forward})
+    assert dd_dc.dtype == np.float32 and abs(float(dd_dc) - 3.0) < 1e-5
+
+
+def test_gradient_must_refuse_cases_name_the_broken_relation():
+    cases = drawn(GRADIENT, 40, 0)
+    broken = {c.expected.relation for c in cases if c.expected.kind == "error"}
+    assert "xs_name_tensors" in broken or "y_names_a_tensor" in broken, broken
+    for c in cases:
+        if c.expected.relation == "xs_name_tensors":
+            assert "not_a_tensor" in c.attributes["xs"]
+
+
+def test_gradient_model_holds_the_forward_nodes_and_reads_xs_then_zs():
+    import onnx
+
+    from opconform.generator import onnx_model
+
+    spec = specs.load(GRADIENT)
+    for c in drawn(GRADIENT, 40, 0):
+        if c.expected.kind != "outputs":
+            continue
+        model = onnx_model.build(spec, c)
+        onnx.checker.check_model(model)
+        forward = c.attributes["forward"]
+        assert [n.op_type for n in model.graph.node] == [n.operator for n in forward.nodes] + ["Gradient"]
+        grad = model.graph.node[-1]
+        assert list(grad.input) == list(c.attributes["xs"]) + list(c.attributes.get("zs", []))
+        assert "forward" not in {a.name for a in grad.attribute}
+        assert [i.name for i in model.graph.input] == [v.name for v in forward.inputs]
+        assert {(o.domain, o.version) for o in model.opset_import} == {("ai.onnx.preview.training", 1), ("", forward.opset)}
+
+
+@pytest.mark.backend
+def test_gradient_is_unsupported_on_onnxruntime_and_onnx_reference():
+    pytest.importorskip("onnxruntime")
+    from opconform import backends
+
+    spec = specs.load(GRADIENT)
+    case = next(c for c in drawn(GRADIENT, 40, 0) if c.expected.kind == "outputs")
+    for name in ("onnxruntime", "reference"):
+        outcome = backends.get(name).execute(spec, case)
+        assert outcome.status == "unsupported", (name, outcome.status, outcome.message[:300])

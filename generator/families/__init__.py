@@ -19,6 +19,7 @@ FAMILY_MODULES: dict[str, str] = {
     "reduction": "reduction",
     "control_flow": "control_flow",
     "sequence": "sequence",
+    "gradient": "gradient",
 }
 
 
