@@ -5,6 +5,7 @@ iteration's outputs to the next's inputs; scan outputs stack each iteration's va
 axis (after zero iterations: policy zero_iteration_scan_shape)."""
 import numpy as np
 
+from opconform.containers import OptionalValue
 from opconform.model import RelationBroken
 from opconform.oracle.kernels import graph_body
 
@@ -23,12 +24,14 @@ def run(spec, inputs, attributes, policies, output_count=None):
     limit = None if trip is None else int(np.asarray(trip).reshape(-1)[0])
     going = True if cond is None else bool(np.asarray(cond).reshape(-1)[0])
     scans: list[list[np.ndarray]] = [[] for _ in range(k_scan)]
+    initial = list(carried)
     i = 0
     while going and (limit is None or i < limit):
         if i >= ITERATION_LIMIT:  # a trip count this large is no case the generator draws (M's values: [0, 4])
             raise RelationBroken(spec.id, "terminates" if limit is None else "iterations_past_limit", "undefined",
                                  f"still running after {i} iterations")
-        outs = graph_body.run(spec, body, [np.array(i, np.int64), np.array(going), *carried])
+        fed = [_as_kind(c, x0) for c, x0 in zip(carried, initial)]
+        outs = graph_body.run(spec, body, [np.array(i, np.int64), np.array(going), *fed])
         if cond is not None:
             going = bool(np.asarray(outs[0]).reshape(-1)[0])
         carried = outs[1:1 + n]
@@ -42,3 +45,13 @@ def run(spec, inputs, attributes, policies, output_count=None):
         graph_body.stacked(body, 1 + n + j, scans[j], None if probe is None else probe[1 + n + j],
                            policies["zero_iteration_scan_shape"])
         for j in range(k_scan))
+
+
+def _as_kind(value, initial):
+    """A carried value reaches the body as its initial value's kind: where the body answered an
+    optional's content, the next iteration reads that optional holding it (the official
+    test_loop16_seq_none starts from an optional(seq), its body answers the sequence, and the loop's
+    output is that sequence)."""
+    if isinstance(initial, OptionalValue) and not isinstance(value, OptionalValue):
+        return OptionalValue(initial.type, value)
+    return value
