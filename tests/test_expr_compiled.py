@@ -83,20 +83,19 @@ def _walk(node: ast.AST, env: Mapping[str, Any]) -> Any:
     if isinstance(node, ast.IfExp):
         return _walk(node.body, env) if expr._truth(_walk(node.test, env)) else _walk(node.orelse, env)
     if isinstance(node, ast.Subscript):
-        v = _walk(node.value, env)
-        if isinstance(node.slice, ast.Slice):
-            s = node.slice
-            return v[
-                slice(
-                    None if s.lower is None else _walk(s.lower, env),
-                    None if s.upper is None else _walk(s.upper, env),
-                    None if s.step is None else _walk(s.step, env),
-                )
-            ]
-        return v[_walk(node.slice, env)]
+        return _walk(node.value, env)[_index(node.slice, env)]
     if isinstance(node, ast.Call):
         return expr.FUNCTIONS[node.func.id](*[_walk(a, env) for a in node.args])
     raise expr.ExprError(f"unsupported construct {type(node).__name__}")
+
+
+def _index(node: ast.AST, env: Mapping[str, Any]) -> Any:
+    """What a subscript's brackets hold: a slice, a tuple of them and indices (B[:, 3]), or an index."""
+    if isinstance(node, ast.Slice):
+        return slice(*(None if part is None else _walk(part, env) for part in (node.lower, node.upper, node.step)))
+    if isinstance(node, ast.Tuple):
+        return tuple(_index(e, env) for e in node.elts)
+    return _walk(node, env)
 
 
 def outcome(fn, text: str, env: Mapping[str, Any]) -> tuple:

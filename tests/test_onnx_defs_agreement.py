@@ -71,7 +71,11 @@ def _sharing_problems(schema, spec: SpecVersion) -> list[str]:
     """Ports that share a type constraint in onnx must share a type variable in the spec (the
     spec derives its 'same element type' relations from that), and the other way round."""
     constraints = {c.type_param_str for c in schema.type_constraints}
-    onnx_var = [p.type_str if p.type_str in constraints else None for p in list(schema.inputs) + list(schema.outputs)]
+    params = list(schema.inputs) + list(schema.outputs)
+    onnx_var = [p.type_str if p.type_str in constraints else None for p in params]
+    # a heterogeneous variadic port's values each take any type of its constraint, so sharing says
+    # nothing either way (SequenceMap's out_sequence is S, yet each has its body output's type)
+    free = [not getattr(p, "is_homogeneous", True) for p in params]
     ports = list(spec.inputs) + list(spec.outputs)
     spec_var = [p.type_var for p in ports]
     problems = []
@@ -80,7 +84,7 @@ def _sharing_problems(schema, spec: SpecVersion) -> list[str]:
         for j in range(i + 1, n):
             o = onnx_var[i] is not None and onnx_var[i] == onnx_var[j]
             s = spec_var[i] is not None and spec_var[i] == spec_var[j]
-            if o != s and not (o and _single_type(schema, onnx_var[i])):
+            if o != s and not (o and _single_type(schema, onnx_var[i])) and not (free[i] or free[j]):
                 problems.append(f"ports {ports[i].name} and {ports[j].name}: onnx shares a type constraint={o}, spec shares a type_var={s}")
     return problems
 
