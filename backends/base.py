@@ -167,7 +167,8 @@ class Backend:
     def accepts(self, spec: SpecVersion) -> str | None:
         """None when this backend takes the spec version, else why not (-> verdict unsupported)."""
         if spec.dialect not in self.dialects:
-            return f"{self.name} runs {' and '.join(self.dialects)} specs only, not {spec.dialect}"
+            named = ", ".join(self.dialects[:-1]) + " and " + self.dialects[-1] if len(self.dialects) > 1 else self.dialects[0]
+            return f"{self.name} runs {named} specs only, not {spec.dialect}"
         if not self.takes_containers and any(containers.is_container_type(t) for p in spec.inputs + spec.outputs for t in p.types):
             return f"{self.name} takes tensors only; {spec.id} has a sequence, optional or map port"
         return None

@@ -88,5 +88,5 @@ def test_backend_declares_specs_and_opsets():
     newest = max(specs.load_spec("onnx", "Unique").versions, key=lambda v: v.since)
     if newest.since > hi:
         assert "loads opsets" in ort.accepts(newest)
-    assert "onnx and onnx_ml specs only" in ort.accepts(specs.load("openvino::GatherND-8"))
+    assert "onnx, onnx_ml and onnx_training specs only, not openvino" in ort.accepts(specs.load("openvino::GatherND-8"))
     assert ort.opset_for(specs.load("onnx::GatherND-12")) == 12
