@@ -164,12 +164,26 @@ class Backend:
     def warm_up(self) -> None:
         """One-time costs (imports, probes) paid when a worker starts, not by its first case."""
 
+    def _container_refusal(self, spec: SpecVersion, case: Case) -> str | None:
+        """Why a tensors-only backend cannot take this case: it feeds, or asks for, a sequence,
+        optional or map value (a port admitting both kinds, drawn as a container here)."""
+        if self.takes_containers:
+            return None
+        if any(x is not None and not isinstance(x, np.ndarray) for x in case.inputs):
+            return f"{self.name} takes tensors only; this case of {spec.id} feeds a sequence, optional or map"
+        expected = case.expected.alternatives[0].outputs if case.expected.kind == "outputs" and case.expected.alternatives else ()
+        if any(y is not None and not isinstance(y, np.ndarray) for y in expected):
+            return f"{self.name} takes tensors only; this case of {spec.id} answers a sequence, optional or map"
+        return None
+
     def accepts(self, spec: SpecVersion) -> str | None:
         """None when this backend takes the spec version, else why not (-> verdict unsupported)."""
         if spec.dialect not in self.dialects:
             named = ", ".join(self.dialects[:-1]) + " and " + self.dialects[-1] if len(self.dialects) > 1 else self.dialects[0]
             return f"{self.name} runs {named} specs only, not {spec.dialect}"
-        if not self.takes_containers and any(containers.is_container_type(t) for p in spec.inputs + spec.outputs for t in p.types):
+        # a port that admits tensors too (Identity's, OptionalHasElement-18's) is decided per case
+        if not self.takes_containers and any(p.types and all(containers.is_container_type(t) for t in p.types)
+                                             for p in spec.inputs + spec.outputs):
             return f"{self.name} takes tensors only; {spec.id} has a sequence, optional or map port"
         return None
 
@@ -203,7 +217,7 @@ class Backend:
             self.models_built += 1
 
     def execute(self, spec: SpecVersion, case: Case) -> Outcome:
-        reason = self.accepts(spec)
+        reason = self.accepts(spec) or self._container_refusal(spec, case)
         if reason:
             return Outcome("unsupported", message=reason)
         key = self._signature_of(spec, case)
