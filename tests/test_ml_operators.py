@@ -13,7 +13,7 @@ import numpy as np
 import onnx
 import pytest
 
-from opconform import oracle, specs
+from opconform import containers, oracle, specs
 from opconform.generator import onnx_model
 from opconform.oracle import official
 from opconform.oracle.kernels import ml
@@ -100,6 +100,9 @@ def test_drawn_cases_have_an_oracle_answer(spec_id):
     assert len(valid) >= 8, f"{len(valid)} valid of {len(cases)}"
     for c in valid:  # the oracle ran on every valid case and gave outputs of the declared types
         for out, port in zip(c.expected.alternatives[0].outputs, specs.load(spec_id).outputs):
+            if containers.is_container(out):  # ZipMap's sequence of maps
+                assert containers.type_of(out) in port.types, (containers.type_of(out), port.types)
+                continue
             assert str(out.dtype) in port.types or (out.dtype == object and "string" in port.types)
 
 
