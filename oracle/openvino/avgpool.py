@@ -9,8 +9,10 @@ import numpy as np
 from opconform.model import SpecVersion
 from opconform.oracle.kernels import pool
 from opconform.oracle.openvino import pool_windows
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     x = np.asarray(inputs[0])
     win = pool_windows.window(x.shape[2:], attributes)

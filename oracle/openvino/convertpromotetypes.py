@@ -13,6 +13,7 @@ import numpy as np
 
 from opconform import dtypes
 from opconform.model import RelationBroken, SpecVersion
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 # (kind, bits, signed) of each type; floats: (exponent bits, mantissa bits) decide their order
 _INT = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
@@ -83,6 +84,7 @@ def _convert(x: np.ndarray, target: str, spec_id: str) -> np.ndarray:
     return y
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
     ta, tb = dtypes.name_of(a.dtype), dtypes.name_of(b.dtype)

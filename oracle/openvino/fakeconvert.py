@@ -12,10 +12,12 @@ import numpy as np
 
 from opconform.model import SpecVersion
 from opconform.oracle.kernels.elementwise import wide
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 _F8 = {"f8e4m3": ml_dtypes.float8_e4m3fn, "f8e5m2": ml_dtypes.float8_e5m2}
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     data, scale = np.asarray(inputs[0]), np.asarray(inputs[1])
     shift = np.asarray(inputs[2]) if len(inputs) > 2 and inputs[2] is not None else np.zeros((), data.dtype)

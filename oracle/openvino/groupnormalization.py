@@ -7,8 +7,10 @@ import numpy as np
 
 from opconform.model import SpecVersion
 from opconform.oracle.kernels.elementwise import wide
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     data = np.asarray(inputs[0])
     x, scale, bias = (wide(a) for a in inputs)

@@ -12,6 +12,7 @@ import numpy as np
 from opconform import oracle, specs
 from opconform.model import SpecVersion
 from opconform.oracle.onnx.resize import resample
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 MODES = {"nearest": "nearest", "linear_onnx": "linear", "cubic": "cubic"}
 
@@ -21,6 +22,7 @@ def _padded(values, rank: int) -> list[int]:
     return v + [0] * (rank - len(v))
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     image = np.asarray(inputs[0])
     r = image.ndim

@@ -8,10 +8,12 @@ import numpy as np
 
 from opconform.model import RelationBroken, SpecVersion
 from opconform.oracle.kernels.elementwise import wide
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 CONDITION_LIMIT = 100.0
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     data = np.asarray(inputs[0])
     a = wide(data)

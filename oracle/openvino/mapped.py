@@ -18,6 +18,7 @@ import numpy as np
 from opconform import dtypes, specs
 from opconform.model import Attribute, RelationBroken, SpecVersion
 from opconform.specs import expr
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 __all__ = ["attribute_texts", "onnx_arguments", "run", "target"]
 
@@ -121,6 +122,7 @@ def _to_integer(spec: SpecVersion, y: np.ndarray, dtype: np.dtype, mode: str) ->
     return r.astype(dtype)
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict,
         output_count: int | None = None) -> tuple[np.ndarray, ...]:
     from opconform import oracle

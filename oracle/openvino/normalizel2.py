@@ -8,8 +8,10 @@ import numpy as np
 
 from opconform.model import SpecVersion
 from opconform.oracle.kernels.precision import to_type, total, working
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     data = np.asarray(inputs[0])
     axes = tuple(sorted({int(a) % data.ndim for a in np.asarray(inputs[1]).reshape(-1)})) if data.ndim else ()

@@ -11,6 +11,7 @@ from opconform.model import SpecVersion
 from opconform.oracle.kernels.elementwise import is_float
 from opconform.oracle.kernels.indexing import axis_of, positive
 from opconform.oracle.onnx.scatterelements import scatter_reduce
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 # OpenVINO's reduction names as the shared scatter's (ONNX's)
 ONNX_NAMES = {"none": "none", "sum": "add", "prod": "mul", "min": "min", "max": "max"}
@@ -48,6 +49,7 @@ def _mean(data: np.ndarray, target: tuple, updates: np.ndarray, use_init: bool) 
     return out
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     data, indices, updates = (np.asarray(x) for x in inputs[:3])
     axis = axis_of(int(np.asarray(inputs[3]).reshape(-1)[0]), data.ndim)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from opconform.oracle.kernels.elementwise import wide
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 
 def planes(inputs: list, layout: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -32,6 +33,7 @@ def planes(inputs: list, layout: str) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return y, wide(inputs[1])[..., 0], wide(inputs[2])[..., 0]
 
 
+@extremes_are_data
 def convert(inputs: list, policies: dict, layout: str, order: str) -> tuple[np.ndarray, ...]:
     dtype = np.asarray(inputs[0]).dtype
     y, u, v = planes(inputs, layout)
