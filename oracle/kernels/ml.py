@@ -15,6 +15,7 @@ from typing import Callable
 import numpy as np
 
 from opconform.model import RelationBroken
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 POST_TRANSFORMS = ("NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO", "PROBIT")
 MODES = ("BRANCH_LEQ", "BRANCH_LT", "BRANCH_GTE", "BRANCH_GT", "BRANCH_EQ", "BRANCH_NEQ", "BRANCH_MEMBER")
@@ -23,14 +24,9 @@ LEAF = -1
 SOFTMAX_ZERO_EPS = 1e-7
 
 
-def quiet(run: Callable) -> Callable:
-    """An ML oracle's `run` with NumPy's floating-point warnings off: NaN and infinite features
-    are data to these operators (a missing value, a score past float32's range), not faults."""
-    @functools.wraps(run)
-    def wrapped(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return run(*args, **kwargs)
-    return wrapped
+# an ML oracle's `run` with NumPy's floating-point warnings off: NaN and infinite features are data
+# to these operators (a missing value, a score past float32's range), not faults
+quiet = extremes_are_data
 
 
 def _erfinv_exact(y: np.ndarray) -> np.ndarray:
