@@ -7,10 +7,8 @@ every row and tree at once: each step moves every (row, tree) pair one node down
 """
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
