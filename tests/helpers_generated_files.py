@@ -123,7 +123,10 @@ def onnx_case_from_files(d: Path) -> tuple[list, dict, dict[str, np.ndarray]]:
     const = {t.name: _str_array(numpy_helper.to_array(t)) for t in model.graph.initializer}
     graph_inputs = [vi for vi in model.graph.input if vi.name not in const]
     fed = {vi.name: _value(p, vi) for vi, p in zip(graph_inputs, _numbered(data, "input"))}
-    inputs = [None if not n else fed[n] if n in fed else const[n] for n in node.input]
+    if len(model.graph.node) > 1:  # Gradient: its port holds the forward graph's inputs, the node reads xs and zs
+        inputs = [fed[vi.name] for vi in graph_inputs]
+    else:
+        inputs = [None if not n else fed[n] if n in fed else const[n] for n in node.input]
     opset = max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), default=0)
     attributes = _enclosing(model, node, opset)
     attributes |= {a.name: _graph_attribute(a, opset) if a.type == onnx.AttributeProto.GRAPH else
