@@ -1210,7 +1210,7 @@ def _disjunction(rid: str, part: ast.BoolOp, when, names: _Names) -> Fix | None:
          for c in _and_parts(v)] for v in part.values]
     counts: dict[str, tuple[int, int]] = {}
     for k, entries in enumerate(per_disjunct):
-        for t in {f.target for _, fs in entries for f in fs}:
+        for t in sorted({f.target for _, fs in entries for f in fs}):  # sorted: a tie must not follow hash order
             counts[t] = (counts.get(t, (0, 0))[0] + 1, k)
     if not counts:
         return None
