@@ -1,9 +1,9 @@
 """openvino-native adapters for the detection and generation operations whose Python factories take
 an attribute in another form than the IR: ReorgYolo's stride is one int in the IR and a list in
 reorg_yolo(); ROIPooling's pooled_h and pooled_w are one list output_roi in roi_pooling() (both
-defined from openvino.opset2 on, the operations being version 1); PriorBoxClustered's attributes are
-one dict in prior_box_clustered(); the ExperimentalDetectron operations have no Python function and
-are built by OpenVINO's NodeFactory."""
+defined from openvino.opset2 on, the operations being version 1); PriorBoxClustered's and
+PriorBox's attributes are one dict in prior_box_clustered() and prior_box(); the ExperimentalDetectron
+operations have no Python function and are built by OpenVINO's NodeFactory."""
 from __future__ import annotations
 
 import importlib
@@ -50,6 +50,10 @@ def _prior_box_clustered(opset: Any, args: list, attributes: dict) -> Any:
     return _with_attrs_dict(opset, "PriorBoxClustered", [args[0], args[1] if len(args) > 1 else None], dict(attributes))
 
 
+def _prior_box(opset: Any, args: list, attributes: dict) -> Any:
+    return _with_attrs_dict(opset, "PriorBox", list(args), dict(attributes))
+
+
 def _node_factory(operator: str, since: int) -> Callable[[Any, list, dict], Any]:
     """An operation no openvino.opsetN module has a Python function for (the ExperimentalDetectron
     family): built by OpenVINO's generic NodeFactory of its opset, attributes by their IR names."""
@@ -63,4 +67,5 @@ def _node_factory(operator: str, since: int) -> Callable[[Any, list, dict], Any]
 ADAPTERS["ReorgYolo"] = _reorg_yolo
 ADAPTERS["ExperimentalDetectronPriorGridGenerator"] = _node_factory("ExperimentalDetectronPriorGridGenerator", 6)
 ADAPTERS["PriorBoxClustered"] = _prior_box_clustered
+ADAPTERS["PriorBox"] = _prior_box
 ADAPTERS["ROIPooling"] = _roi_pooling

@@ -27,9 +27,13 @@ def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tu
     with np.errstate(all="ignore"):
         boxes = np.stack(np.broadcast_arrays((cx - half_w) / t(img_w), (cy - half_h) / t(img_h),
                                              (cx + half_w) / t(img_w), (cy + half_h) / t(img_h)), axis=-1)
-    if attributes.get("clip", True):
-        boxes = np.clip(boxes, 0, 1)
+    return (with_variances(np.clip(boxes, 0, 1) if attributes.get("clip", True) else boxes, attributes),)
+
+
+def with_variances(boxes: np.ndarray, attributes: dict) -> np.ndarray:
+    """The prior-box output: row 0 the boxes' corners in order, row 1 each box's four variances (one
+    variance repeated, or four; 0.1 where none are given), in float32."""
     variance = list(attributes.get("variance") or [0.1])
     per_box = np.asarray(variance * 4 if len(variance) == 1 else variance, dtype=np.float64)
     row1 = np.tile(per_box, boxes.size // 4)
-    return (np.stack([boxes.reshape(-1).astype(np.float64), row1]).astype(np.float32),)
+    return np.stack([boxes.reshape(-1).astype(np.float64), row1]).astype(np.float32)

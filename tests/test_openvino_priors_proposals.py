@@ -1,0 +1,92 @@
+"""OpenVINO's prior-box and proposal operations: PriorBox-8 against boxes worked by hand from its
+document's formulas (the corner formula read as erratum corner_formula), its open parts (flipped
+order, MXNet sizes, fixed-size lattices) against values computed by hand, and a few generated
+cases of each run on openvino-native."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from opconform import oracle, specs
+from opconform.model import RelationBroken, Verdict
+
+
+def _boxes(spec_id: str, inputs: list, attributes: dict, policies: dict | None = None) -> np.ndarray:
+    spec = specs.load(spec_id)
+    outs = oracle.evaluate(spec, inputs, spec.resolved_attributes(attributes), policies=policies) if policies \
+        else oracle.evaluate(spec, inputs, spec.resolved_attributes(attributes))
+    return np.asarray(outs[0])
+
+
+def _sizes(grid: list[int], image: list[int]) -> list[np.ndarray]:
+    return [np.array(grid, np.int64), np.array(image, np.int64)]
+
+
+def test_prior_box_centres_a_min_size_box_on_every_step():
+    """step 4, offset 0.25 over a 1 x 2 grid on a 8 x 16 image: centres (1, 1) and (5, 1); a min_size of 2
+    is the box 1 pixel either side (by hand)."""
+    got = _boxes("openvino::PriorBox-8", _sizes([1, 2], [8, 16]), {"min_size": [2.0], "step": 4.0, "offset": 0.25})
+    np.testing.assert_allclose(got[0], [0 / 16, 0 / 8, 2 / 16, 2 / 8, 4 / 16, 0 / 8, 6 / 16, 2 / 8], atol=1e-7)
+    np.testing.assert_allclose(got[1], [0.1] * 8, rtol=1e-7)
+
+
+def test_prior_box_flipped_ratios_follow_the_text_or_caffe():
+    """aspect_ratio [4, 2] flipped at one point: the text's example lists [4, 2, 0.25, 0.5]; Caffe and
+    OpenVINO interleave [4, 0.25, 2, 0.5]. The widths (half-width min_size / 2 * sqrt(ar)) in either order."""
+    attrs = {"min_size": [4.0], "aspect_ratio": [4.0, 2.0], "flip": True, "step": 8.0, "offset": 0.5}
+    widths = {}
+    for order in ("appended", "interleaved"):
+        got = _boxes("openvino::PriorBox-8", _sizes([1, 1], [8, 8]), attrs, {"flipped_order": order}).reshape(2, -1, 4)
+        widths[order] = (got[0, :, 2] - got[0, :, 0]) * 8
+    s2 = 4 * np.sqrt(2.0)
+    np.testing.assert_allclose(widths["appended"], [4.0, 8.0, s2, 2.0, 4 / np.sqrt(2.0)], rtol=1e-6)
+    np.testing.assert_allclose(widths["interleaved"], [4.0, 8.0, 2.0, s2, 4 / np.sqrt(2.0)], rtol=1e-6)
+
+
+def test_prior_box_without_scale_all_sizes_ignores_max_size():
+    """scale_all_sizes false: max_size is ignored (the text); the ratio boxes come once, after the last
+    min_size, of the first (MXNet). min_size read in pixels or (policy image_fraction) times the image height."""
+    attrs = {"min_size": [2.0, 4.0], "max_size": [8.0], "aspect_ratio": [4.0], "scale_all_sizes": False,
+             "step": 8.0, "offset": 0.5}
+    got = _boxes("openvino::PriorBox-8", _sizes([1, 1], [8, 8]), attrs, {"unscaled_sizes": "pixels"}).reshape(2, -1, 4)
+    np.testing.assert_allclose(got[0] * 8, [[3, 3, 5, 5], [2, 2, 6, 6], [2, 3.5, 6, 4.5]], rtol=1e-6)
+    frac = _boxes("openvino::PriorBox-8", _sizes([1, 1], [8, 8]), {**attrs, "min_size": [0.25], "step": 0.5,
+                                                                   "aspect_ratio": []},
+                  {"unscaled_sizes": "image_fraction"})
+    np.testing.assert_allclose(frac[0] * 8, [1, 1, 3, 3], rtol=1e-6)  # centre 0.5 * 0.5 * 8 = 2, side 0.25 * 8
+
+
+def test_prior_box_density_lattice_of_a_fixed_size():
+    """fixed_size 4 with density 2 around centre (4, 4): shift 2, centres 4 - 2 + 1 + {0, 2} = 3 and 5,
+    boxes 2 pixels either side (by hand)."""
+    got = _boxes("openvino::PriorBox-8", _sizes([1, 1], [8, 8]),
+                 {"fixed_size": [4.0], "density": [2.0], "step": 8.0, "offset": 0.5}).reshape(2, -1, 4)
+    np.testing.assert_allclose(got[0] * 8, [[1, 1, 5, 5], [3, 1, 7, 5], [1, 3, 5, 7], [3, 3, 7, 7]], rtol=1e-6)
+
+
+def test_prior_box_count_other_than_openvinos_is_undefined():
+    """fixed_ratio [1, 2] beside the one aspect ratio: 8 priors drawn, OpenVINO's shape counts 7."""
+    spec = specs.load("openvino::PriorBox-8")
+    attrs = spec.resolved_attributes({"fixed_size": [4.0], "density": [2.0], "fixed_ratio": [1.0, 2.0], "offset": 0.5})
+    with pytest.raises(RelationBroken, match="prior_count_stated"):
+        oracle.evaluate(spec, _sizes([2, 2], [8, 8]), attrs)
+
+
+def _run_generated(spec_id: str, count: int, seed: int) -> list[Verdict]:
+    pytest.importorskip("openvino")
+    from opconform.backends import get
+    from opconform.generator import sampling
+    from opconform.suites import verdicts
+
+    spec = specs.load(spec_id)
+    backend = get("openvino-native")
+    out = []
+    for case in sampling.generate(spec, count, seed, kind="valid", expect=oracle.expectation):
+        out.append(verdicts.judge(spec, case, backend.execute(spec, case))[0])
+    return out
+
+
+@pytest.mark.backend
+def test_prior_box_generated_cases_pass_on_openvino():
+    got = _run_generated("openvino::PriorBox-8", 4, 11)
+    assert got and all(v is Verdict.PASS for v in got), got
