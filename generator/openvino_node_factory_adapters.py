@@ -1,5 +1,5 @@
 """openvino-native adapters for operations that no openvino.opsetN module wraps in a Python
-function (ExperimentalDetectronTopKROIs-6), or whose function adds nodes of its own
+function (ExperimentalDetectronTopKROIs-6, ExperimentalDetectronROIFeatureExtractor-6), or whose function adds nodes of its own
 (opset13.scaled_dot_product_attention() builds a ConvertLike for an absent mask beside a scale):
 the node is created by its IR type name through OpenVINO's NodeFactory of the opset, with the
 IR's attribute names. ScaledDotProductAttention's scale without a mask gets the mask the document
@@ -11,7 +11,8 @@ from typing import Any
 from opconform.generator.openvino_factories import ADAPTERS
 
 # operator -> the opset whose NodeFactory creates it
-_OPSETS = {"ExperimentalDetectronTopKROIs": "opset6", "ScaledDotProductAttention": "opset13"}
+_OPSETS = {"ExperimentalDetectronTopKROIs": "opset6", "ScaledDotProductAttention": "opset13",
+           "ExperimentalDetectronROIFeatureExtractor": "opset6"}
 
 
 def _by_name(operator: str, opset_name: str):
@@ -23,7 +24,9 @@ def _by_name(operator: str, opset_name: str):
             import openvino as ov
 
             args[3] = ov.op.Constant(args[0].get_element_type(), ov.Shape([]), [0])
-        outputs = [a.output(0) if hasattr(a, "output") else a for a in args if a is not None]
+        # a variadic port (ROIFeatureExtractor's pyramid) arrives as one list of nodes
+        flat = [n for a in args if a is not None for n in (a if isinstance(a, (list, tuple)) else [a])]
+        outputs = [a.output(0) if hasattr(a, "output") else a for a in flat]
         return NodeFactory(opset_name).create(operator, outputs, {k: v for k, v in attributes.items() if v is not None})
     return adapter
 
