@@ -94,3 +94,21 @@ def test_the_cuda_provider_runs_specs_on_the_gpu(tmp_path):
     verdicts = Counter(r["verdict"] for r in got)
     assert {r["backend"] for r in got} == {"onnxruntime[CUDAExecutionProvider]"}
     assert verdicts["pass"] and not verdicts["harness-error"], verdicts
+
+
+@pytest.mark.backend
+def test_a_device_provider_keeps_few_sessions_and_a_node_it_does_not_take_is_unsupported():
+    """Each session on a device provider holds device handles and memory: a worker keeps a few, not
+    the CPU's 256. A node no provider took (CPU fallback off) is unsupported, in either wording."""
+    from opconform.backends import onnxruntime as ort_backend
+
+    other = [p for p in ort.get_available_providers() if p != ort_backend.CPU]
+    if not other:
+        pytest.skip("this onnxruntime has no provider but the CPU's")
+    device = backends.get(f"onnxruntime[{other[0]}]")
+    assert device.cache_size == ort_backend.DEVICE_SESSIONS_KEPT < backends.get("onnxruntime").cache_size
+    for message in ("[ONNXRuntimeError] : 1 : FAIL : Exception during initialization: .../transformer_memcpy.cc:253 "
+                    "... Provider type for Acos node with name '' is not set.",
+                    "[ONNXRuntimeError] : 1 : FAIL : This session contains graph nodes that are assigned to the "
+                    "default CPU EP, but fallback to CPU EP has been explicitly disabled by the user."):
+        assert device.classify(RuntimeError(message), "load") == "unsupported"
