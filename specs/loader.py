@@ -16,7 +16,7 @@ import numpy as np
 import yaml
 
 from opconform import containers, dtypes, tensors
-from opconform.graphs import GraphSignature
+from opconform.graphs import Graph, GraphSignature, is_graph_json
 from opconform.model import (
     Attribute, DialectMapping, Difference, Domain, Erratum, Example, KnownSharedBug, Layer, OutputSet, Policy, Port,
     Relation, Source, Spec, SpecError, SpecVersion, StressCase, StressHint, StressInput, Tolerance, ValueRange,
@@ -304,7 +304,8 @@ def _build_version(doc: dict, v: dict, where: str, top_source: dict | None) -> S
             Example(
                 name=e["name"],
                 inputs=tuple(_tensor(t, f"{w}.inputs[{i}]") for i, t in enumerate(e["inputs"])),
-                attributes={key: _tensor(a, f"{w}.attributes.{key}") if key in tensor_attrs else a
+                attributes={key: _tensor(a, f"{w}.attributes.{key}") if key in tensor_attrs
+                            else Graph.from_json(a) if is_graph_json(a) else a  # a body as opconform/graphs.py writes it
                             for key, a in e.get("attributes", {}).items()},  # a tensor attribute as {dtype, shape, data}
                 outputs=None if "outputs" not in e else tuple(_tensor(t, f"{w}.outputs[{i}]") for i, t in enumerate(e["outputs"])),
                 expect_error=e.get("expect_error"),

@@ -18,6 +18,7 @@ FAMILY_MODULES: dict[str, str] = {
     "logical": "broadcasting",
     "reduction": "reduction",
     "control_flow": "control_flow",
+    "openvino_control_flow": "openvino_control_flow",
     "sequence": "sequence",
     "gradient": "gradient",
 }

@@ -1,0 +1,152 @@
+"""Family strategies for OpenVINO's sub-graph operations (If-8, TensorIterator-1, Loop-5): bodies
+drawn from OpenVINO operations already specified, with the port maps that feed them.
+
+As for ONNX's control flow (families/control_flow.py), no relation can say how to draw a graph, so
+this family draws the whole case: the bodies, the operation's inputs and the port maps. A body is a
+chain of one to three nodes of exact elementwise OpenVINO operations (Identity-16, Negative-1,
+Abs-1, Add-1, Subtract-1, Multiply-1) over values of one element type and shape, each node's spec
+version naming the operation; the model builder makes it an ov.Model of the same opset factories
+(generator/openvino_subgraph_adapters.py) and the oracle evaluates it node by node.
+
+What the case aimed at goes to its label: `if:then|else,params=...`.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from hypothesis import strategies as st
+
+from opconform import dtypes
+from opconform.generator import pins, shapes, values
+from opconform.generator.draft import Draft
+from opconform.generator.families import control_flow, default
+from opconform.generator.values import pick
+from opconform.graphs import Graph, GraphValue, Node
+
+UNARY = ("openvino::Identity-16", "openvino::Negative-1", "openvino::Abs-1")
+BINARY = ("openvino::Add-1", "openvino::Subtract-1", "openvino::Multiply-1")
+# the opset a body's nodes are written for: each node names its own version, built from that
+# version's openvino.opsetN factory; the number is what the body JSON records
+BODY_OPSET = 16
+
+
+@lru_cache(maxsize=None)
+def _admits(spec_id: str, etype: str) -> bool:
+    from opconform import specs
+
+    return etype in specs.load(spec_id).inputs[0].types
+
+
+@lru_cache(maxsize=None)
+def body_operators(etype: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(unary, binary) operations a body of this element type draws from (Identity always; no
+    Subtract of unsigned values: a difference below 0 wraps around, and no Negative of them)."""
+    unsigned = etype.startswith("uint")
+    unary = tuple(op for op in UNARY if _admits(op, etype))
+    binary = tuple(op for op in BINARY if _admits(op, etype) and not (unsigned and op.endswith("Subtract-1")))
+    return unary, binary
+
+
+def lane_types(port_types: tuple[str, ...]) -> tuple[str, ...]:
+    """The element types a body can carry: those Identity takes and NumPy holds."""
+    return tuple(t for t in port_types if dtypes.get(t).numpy is not None and _admits(UNARY[0], t))
+
+
+def chain(draw, lane: list[str], count: int, prefix: str, etype: str) -> tuple[list[Node], str]:
+    """`count` nodes of `etype`, each reading values of the lane or earlier nodes' outputs; the last one's output."""
+    unary, binaries = body_operators(etype)
+    nodes: list[Node] = []
+    for j in range(count):
+        avail = list(lane) + [n.outputs[0] for n in nodes]
+        arity = 2 if binaries and draw(st.booleans()) else 1
+        op = pick(draw, binaries if arity == 2 else unary)
+        nodes.append(Node(op, tuple(pick(draw, avail) for _ in range(arity)), (f"{prefix}{j}",), {}))
+    return nodes, nodes[-1].outputs[0]
+
+
+# values a body computes on: floats with their edge values, integers small (ONNX's bodies' draw)
+lane_array = control_flow._array
+
+
+def _shape(draw, d: Draft, max_rank: int = 2) -> tuple[int, ...]:
+    return draw(shapes.shapes(draw(st.integers(0, max_rank)), d.profile))
+
+
+# ------------------------------------------------------------------ steps
+# presence, element types and attributes are drawn with the bodies, in `inputs`, as ONNX's are
+presence, element_types, attributes = control_flow.presence, control_flow.element_types, control_flow.attributes
+
+
+def inputs(draw, d: Draft) -> None:
+    {"If": _if}[d.spec.operator](draw, d)
+    d.constant_inputs = [False] * len(d.inputs)
+
+
+def _body(draw, name: str, params: list[GraphValue], outputs: int, etype: str, rank: int) -> Graph:
+    """A body over these Parameters with `outputs` Results, each a chain of 1 to 2 nodes."""
+    lane = [p.name for p in params]
+    nodes, outs = [], []
+    for j in range(outputs):
+        more, last = chain(draw, lane, draw(st.integers(1, 2)), f"{name}_{j}_t", etype)
+        nodes += more
+        outs.append(GraphValue(last, etype, rank))
+    return Graph(tuple(params), tuple(outs), tuple(nodes), BODY_OPSET, name)
+
+
+def _if(draw, d: Draft) -> None:
+    """1 to 3 If inputs of one element type and shape; each body takes 1 to all of them, in a drawn
+    order, and gives the same 1 or 2 outputs' count and types."""
+    t = pins.element_type(draw, d, d.port("inputs"), list(lane_types(d.port("inputs").types)))
+    shape = _shape(draw, d)
+    count = draw(st.integers(1, 3))
+    outputs = draw(st.integers(1, 2))
+    attrs = {}
+    for side in ("then", "else"):
+        order = draw(st.permutations(range(1, count + 1)))
+        ports = list(order[: draw(st.integers(1, count))])
+        params = [GraphValue(f"{side}_p{k}", t, len(shape)) for k in range(len(ports))]
+        attrs[f"{side}_body"] = _body(draw, f"{side}_body", params, outputs, t, len(shape))
+        attrs[f"{side}_inputs"] = ports
+    d.attributes = attrs
+    d.dtypes = ["bool", t]
+    d.present = [True] * (1 + count)
+    cond = draw(st.booleans())
+    d.inputs = [np.array(cond).reshape(pick(draw, [(), (1,)]))] + [lane_array(draw, t, shape) for _ in range(count)]
+    d.notes.append(f"if:{'then' if cond else 'else'},inputs={count}")
+
+
+def outputs(draw, d: Draft) -> None:
+    default.outputs(draw, d)
+
+
+# ------------------------------------------------------------------ breakers
+def _break_cond_one_element(draw, d: Draft) -> None:
+    """cond of two elements (the first picks the body)."""
+    d.inputs[0] = np.array([draw(st.booleans()), draw(st.booleans())])
+
+
+def _break_bodies_same_types(draw, d: Draft) -> None:
+    """then_body's first output of another element type: an If input of that type more, fed to a
+    Parameter of then_body that the output passes on (Identity)."""
+    g = d.attributes["then_body"]
+    lane = g.outputs[0].type
+    other = pick(draw, [x for x in lane_types(d.port("inputs").types) if x != lane])
+    rank = g.outputs[0].rank or 0
+    d.inputs.append(lane_array(draw, other, (1,) * rank))
+    d.present.append(True)
+    d.constant_inputs.append(False)
+    param = GraphValue("then_other", other, rank)
+    node = Node(UNARY[0], (param.name,), ("then_other_out",), {})
+    d.attributes["then_body"] = Graph(g.inputs + (param,), (GraphValue("then_other_out", other, rank),) + g.outputs[1:],
+                                      g.nodes + (node,), g.opset, g.name)
+    d.attributes["then_inputs"] = list(d.attributes["then_inputs"]) + [len(d.inputs) - 1]
+
+
+# relations the Python factories cannot express broken (set_output pairs a Result of each body,
+# set_input names a Parameter the model holds) are not drawn broken: bodies_have_outputs,
+# bodies_same_count, *_port_map_complete, *_port_ids_in_range
+BREAK = {
+    "cond_one_element": _break_cond_one_element,
+    "bodies_same_types": _break_bodies_same_types,
+}

@@ -1,0 +1,37 @@
+"""What OpenVINO's sub-graph operations (If-8, TensorIterator-1, Loop-5) share: a body's Parameters
+fed through a port map, checked against the types they declare, and the body run with opconform's
+own oracle (oracle/kernels/graph_body.py) under the floating-point quiet the other oracles use."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from opconform import dtypes
+from opconform.graphs import Graph
+from opconform.model import RelationBroken, SpecVersion
+from opconform.oracle.kernels import graph_body
+
+__all__ = ["fed_values", "run_body", "check_input_types"]
+
+
+def fed_values(spec: SpecVersion, body: Graph, inputs: Sequence[Any], ports: Sequence[int]) -> list[Any]:
+    """The values of the operation's inputs (by port ID, `inputs` indexed the same) that a port map
+    gives the body's Parameters, in Parameter order, checked against the types declared."""
+    fed = [inputs[int(p)] for p in ports]
+    check_input_types(spec, body, fed)
+    return fed
+
+
+def check_input_types(spec: SpecVersion, body: Graph, fed: Sequence[Any]) -> None:
+    """A Parameter fed a value of another element type than it declares: the model is refused."""
+    for v, x in zip(body.inputs, fed):
+        if isinstance(x, np.ndarray) and dtypes.name_of(x.dtype) != v.type:
+            raise RelationBroken(spec.id, "body_input_types", "error",
+                                 f"{body.name} Parameter {v.name!r} is {v.type}, fed {dtypes.name_of(x.dtype)}")
+
+
+def run_body(spec: SpecVersion, body: Graph, fed: Sequence[Any]) -> list[Any]:
+    # a body's arithmetic meets drawn NaN and infinities as data, as the nodes' own oracles do
+    with np.errstate(all="ignore"):
+        return graph_body.run(spec, body, list(fed))
