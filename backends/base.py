@@ -150,6 +150,10 @@ class Backend:
     # whether the backend takes sequences, optionals and maps (opconform.containers) as inputs and
     # outputs; a spec version with such a port is unsupported where it does not
     takes_containers: bool = False
+    # whether a probing profile asks the backend first which factor values it implements
+    # (suites/probe.py). A compiler pays a compile per probe and another when the run meets the
+    # same signature, where its own first case of an unsupported value fails as fast: it says why not
+    skips_probe: str = ""
 
     def __init__(self) -> None:
         self._models: OrderedDict[Hashable, Any] = OrderedDict()

@@ -16,6 +16,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import onnx
 
+from opconform.backends import compile_deaths
 from opconform.backends.base import phase
 from opconform.backends.onnx_base import OnnxBackend
 
@@ -44,6 +45,7 @@ class Compiled:
 
 class TvmBackend(OnnxBackend):
     name = "tvm"
+    skips_probe = "a compiler: each probe is a compile, and the run's own first case of a value it refuses fails as fast"
 
     def __init__(self) -> None:
         super().__init__()
@@ -63,9 +65,12 @@ class TvmBackend(OnnxBackend):
         return str(self._tvm.__version__)
 
     def load(self, model: onnx.ModelProto) -> Any:
-        module = self._from_onnx(model, keep_params_in_input=False)
-        executable = self._tvm.compile(module, target=self._target)
-        return Compiled(self._relax.VirtualMachine(executable, self._device), self._device)
+        # compiled in-process: LLVM or a pass that segfaults kills the worker, and the mark keeps
+        # the next worker from compiling the same model again for each case of the signature
+        with compile_deaths.watched(self.name, model.SerializeToString(), _described(model)):
+            module = self._from_onnx(model, keep_params_in_input=False)
+            executable = self._tvm.compile(module, target=self._target)
+            return Compiled(self._relax.VirtualMachine(executable, self._device), self._device)
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
         with phase("harness"):
@@ -82,6 +87,8 @@ class TvmBackend(OnnxBackend):
         return any(s in str(exc).lower() for s in _DYNAMIC)
 
     def classify(self, exc: BaseException, stage: str) -> str:
+        if isinstance(exc, compile_deaths.CompileDied):
+            return "crash"
         text = f"{type(exc).__name__}: {exc}".lower()
         return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
 
@@ -100,6 +107,12 @@ def _without_torch() -> Iterator[None]:
     finally:
         if sys.modules.get("torch", 0) is None:
             del sys.modules["torch"]
+
+
+def _described(model: onnx.ModelProto) -> str:
+    """The model as a compile mark names it: its operators and input element types."""
+    types = [onnx.TensorProto.DataType.Name(i.type.tensor_type.elem_type) for i in model.graph.input]
+    return f"{', '.join(n.op_type for n in model.graph.node)} on {', '.join(types) or 'no inputs'}"
 
 
 def _flat(value: Any) -> list[Any]:

@@ -172,7 +172,7 @@ def _probe(config: RunConfig, backend: backends.Backend, spec_ids: list[str], su
            listener: Listener) -> probe.Survey | None:
     """Ask the backend which factor values it implements (where this run probes); the answers
     go to the summary."""
-    if not config.probing or not spec_ids:
+    if not config.probing or not spec_ids or backend.skips_probe:
         return None
     listener.probing(backend.name, len(spec_ids))
     survey = probe.survey(backend, backend.ref or config.backend, spec_ids, jobs=config.jobs, timeout=config.timeout,
@@ -291,6 +291,9 @@ def _plan_and_execute(config: RunConfig, listener: Listener, backend: backends.B
     survey = _probe(config, backend, [v.id for v in mine if v.id not in refused], summary, listener)
     if survey is not None:
         meta.update(unsupported_factors=summary.unsupported_factors, probing=_probing_meta(survey))
+        results.write_run(out, meta)
+    elif config.probing and backend.skips_probe:  # run.json says why a probing profile did not probe
+        meta.update(probing={"skipped": backend.skips_probe})
         results.write_run(out, meta)
     listener.planning(len(mine))
     t0 = perf_counter()

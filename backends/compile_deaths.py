@@ -1,0 +1,55 @@
+"""Compiles that killed their worker, remembered by the run's other workers.
+
+A backend that compiles in its own process (TVM) takes the worker down with it when the compiler
+segfaults. A signature's build result is cached per worker (CompiledModelBackend), but a death
+cannot be: the next worker would compile the same model again and die again, once per case of the
+signature (16 worker deaths for the float6 cases of one Relu run). So a compile leaves a mark
+while it runs, in a folder the run's workers share; a mark left behind means that compiling
+exactly these model bytes never returned, and the next worker answers CompileDied at once instead
+of compiling again. The folder belongs to the workers' parent process (the pool's fork server),
+so each run starts with none.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+
+class CompileDied(RuntimeError):
+    """Compiling this model killed (or hung) an earlier worker of this run: a crash of the backend."""
+
+
+def _folder(backend: str) -> Path:
+    parent = os.getppid()
+    try:  # the parent's start time too: a pid can be reused by a later run
+        started = Path(f"/proc/{parent}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        started = "0"
+    return Path(tempfile.gettempdir()) / f"opconform-compiling-{backend}-{parent}-{started}"
+
+
+@contextmanager
+def watched(backend: str, model_bytes: bytes, what: str) -> Iterator[None]:
+    """Compile inside this: raises CompileDied where the same bytes killed a worker before.
+    what: how the mark names the compile (the first case's signature, for the message)."""
+    mark = _folder(backend) / hashlib.sha256(model_bytes).hexdigest()[:32]
+    try:
+        earlier = mark.read_text()
+    except OSError:
+        earlier = None
+    if earlier is not None:
+        raise CompileDied(f"compiling this same model did not return in an earlier worker (it died or hung): {earlier}")
+    try:
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.write_text(what)
+    except OSError:
+        mark = None  # no mark, no memory: a death only costs one more worker
+    try:
+        yield
+    finally:  # returned or raised: the compile did not kill the process
+        if mark is not None:
+            mark.unlink(missing_ok=True)
