@@ -145,3 +145,4 @@ from opconform.generator import openvino_pool_adapters  # noqa: E402,F401
 from opconform.generator import openvino_recurrent_adapters  # noqa: E402,F401
 from opconform.generator import openvino_node_factory_adapters  # noqa: E402,F401
 from opconform.generator import openvino_subgraph_adapters  # noqa: E402,F401
+from opconform.generator import openvino_nms_adapters  # noqa: E402,F401

@@ -28,10 +28,15 @@ def _tie(spec_id: str, why: str) -> RelationBroken:
 
 
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
+    overlap = iou(np.asarray(inputs[0]), 1 if attributes.get("box_encoding", "corner") == "center" else 0)  # (B, N, N) float64
+    return select(spec, inputs, attributes, policies, overlap)
+
+
+def select(spec: SpecVersion, inputs: list, attributes: dict, policies: dict, overlap: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The steps on the boxes' (B, N, N) IoU, shared with NMSRotated-13 (whose IoU is of rotated boxes)."""
     boxes, scores = np.asarray(inputs[0]), np.asarray(inputs[1])
     limit = int(_scalar(inputs, 2, 0))
     threshold, score_min, sigma = _scalar(inputs, 3, 0.0), _scalar(inputs, 4, 0.0), _scalar(inputs, 5, 0.0)
-    overlap = iou(boxes, 1 if attributes.get("box_encoding", "corner") == "center" else 0)  # (B, N, N) float64
     b_count, c_count, n = scores.shape
     rows = []
     for b in range(b_count):
