@@ -10,7 +10,8 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from opconform import dtypes
-from opconform.backends import openvino_common
+from opconform.backends import openvino_common, openvino_state
+from opconform.backends.base import phase
 from opconform.backends.compiled import CompiledModelBackend, ModelIO
 from opconform.model import Case, Port, SpecVersion
 
@@ -67,12 +68,32 @@ class OpenVinoNativeBackend(CompiledModelBackend):
 
     def io_of(self, spec: SpecVersion, case: Case, model: Any) -> ModelIO:
         case = folded(spec, case)
-        fed = ModelIO.fed_positions(case)
+        on_variables = openvino_state.state_positions(spec, case)  # set on the variable, not fed
+        fed = [i for i in ModelIO.fed_positions(case) if i not in on_variables]
         if len(fed) != len(model.inputs):
             raise ValueError(f"model has {len(model.inputs)} parameters but the case feeds {len(fed)}")
-        slots = ModelIO.requested_slots(spec, case)[: len(model.outputs)]
+        slots = [j for j in ModelIO.requested_slots(spec, case) if not spec.outputs[ModelIO.slots(spec, case)[j][0]].state]
+        slots = slots[: len(model.outputs)]
         return ModelIO([str(i) for i in range(len(fed))], fed, [str(i) for i in range(len(slots))], slots,
                        ModelIO.count_slots(spec, case))
+
+    def run(self, prepared: Any, spec: SpecVersion, case: Case) -> list[np.ndarray | None]:
+        if not openvino_state.is_stateful(spec):
+            return super().run(prepared, spec, case)
+        case = folded(spec, case)
+        with phase("harness"):
+            feeds = prepared.io.feeds(case)
+            variable = str(spec.resolved_attributes(case.attributes)["variable_id"])
+            states_in = {variable: case.inputs[i] for i in openvino_state.state_positions(spec, case)}
+            state_slots = [j for j in ModelIO.requested_slots(spec, case) if spec.outputs[ModelIO.slots(spec, case)[j][0]].state]
+        self.compiled_as = "dynamic" if prepared.handle is not None else "per-shape"
+        handle = prepared.handle if prepared.handle is not None else self._static_handle(prepared, feeds)
+        got, states = openvino_state.infer(self._rt, handle, list(feeds.values()), states_in, [variable] * len(state_slots))
+        with phase("harness"):
+            placed = prepared.io.place(spec, got)
+            for j, value in zip(state_slots, states):
+                placed[j] = value
+            return placed
 
     def load(self, model: Any) -> Any:
         return self._rt.compile(model)

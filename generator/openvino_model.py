@@ -70,7 +70,9 @@ def constant(x: np.ndarray, opset: Any):
                                                                  "uint64", "bool"):
         return opset.constant(x)
     if name == "string":
-        return opset.constant(np.array([str(s) for s in x.reshape(-1)]).reshape(x.shape))
+        text = np.array([str(s) for s in x.reshape(-1)]).reshape(x.shape)
+        # the factories before opset15 take no str array (opset3.constant: "Unidentified data type")
+        return opset.constant(text) if int(opset.__name__.rsplit("opset", 1)[1]) >= 15 else ov.op.Constant(ov.Tensor(text))
     tensor = ov.Tensor(ov_type(name), ov.Shape(list(x.shape)))
     raw = np.ascontiguousarray(x).reshape(-1).view(np.uint8)  # flat first: a 0-d array cannot change its itemsize
     if name in ("uint4", "int4", "float4e2m1"):  # one element a byte in NumPy, two a byte in OpenVINO (the first in the low half)
@@ -91,7 +93,7 @@ def build(spec: SpecVersion, case: Case):
     params, args = [], []
     for i, (x, const) in enumerate(zip(case.inputs, constant_flags)):
         port = spec.inputs[min(i, len(spec.inputs) - 1)]
-        if x is None:
+        if x is None or (port.state and not const):  # a variable's value is set through the state API, not fed
             args.append(None)
             continue
         if const:
@@ -118,12 +120,15 @@ def build(spec: SpecVersion, case: Case):
             raise NotImplementedError(f"{spec.id}: openvino.opset{spec.since} has no {function_name(spec.operator)}(); add an adapter")
         node = _call(fn, args, attributes)
     outputs = []
-    for j, (_, name) in enumerate(onnx_model.output_slots(spec, case)):  # node output j is slot j
-        if name:
+    for j, (k, name) in enumerate(onnx_model.output_slots(spec, case)):  # node output j is slot j
+        if name and not spec.outputs[k].state:  # a variable's value is read through the state API
             out = node.output(j)
             out.get_tensor().set_names({name})
             outputs.append(out)
-    model = ov.Model(outputs, params, f"{spec.operator}_{spec.since}")
+    outputs += openvino_state_adapters.extra_results(node)  # after the case's: no slot reads them
+    sinks = openvino_state_adapters.sinks(node)  # a variable's Assign is a sink, reached from no result
+    model = ov.Model(outputs, sinks, params, f"{spec.operator}_{spec.since}") if sinks else \
+        ov.Model(outputs, params, f"{spec.operator}_{spec.since}")
     # OpenVINO numbers unnamed nodes from a process-wide counter; fixed names keep saved IR
     # byte-identical from run to run
     for k, op in enumerate(model.get_ordered_ops()):
@@ -146,3 +151,5 @@ from opconform.generator import openvino_recurrent_adapters  # noqa: E402,F401
 from opconform.generator import openvino_node_factory_adapters  # noqa: E402,F401
 from opconform.generator import openvino_subgraph_adapters  # noqa: E402,F401
 from opconform.generator import openvino_nms_adapters  # noqa: E402,F401
+from opconform.generator import openvino_state_adapters  # noqa: E402
+from opconform.generator import openvino_constant_adapter  # noqa: E402,F401

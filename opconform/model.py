@@ -55,6 +55,11 @@ class Port:
     # variadic outputs only: an expression of the inputs and attributes giving how many outputs
     # the port stands for when no expected outputs say it (a must-refuse case's model)
     arity: str | None = None
+    # OpenVINO's stateful operations (ReadValue, Assign): not an argument of the node but the value
+    # the variable `variable_id` holds when the inference starts (an input; absent: never set, or
+    # reset) or ends (an output). A backend sets and reads it through its state API; a run of N
+    # inferences is N cases, each one's input state the output state of the one before
+    state: bool = False
 
 
 @dataclass(frozen=True)

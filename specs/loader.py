@@ -131,6 +131,7 @@ def _ports(items: list, type_vars: dict, where: str, kind: str) -> tuple[Port, .
                 compare=p.get("compare", "exact"),
                 values=_value_range(p, w, kind),
                 arity=p.get("arity"),
+                state=p.get("state", False),
             )
         )
     return tuple(out)
