@@ -83,3 +83,64 @@ def _if(opset: Any, args: list, attributes: dict) -> Any:
 
 
 ADAPTERS["If"] = _if
+
+
+def _unsupported(operator: str, what: str) -> RuntimeError:
+    # the IR can hold such port maps; the factories' calls can only name what exists, once
+    return RuntimeError(f"not supported by the Python factory of {operator}: {what}")
+
+
+def _check_iteration_maps(operator: str, given: list, attributes: dict, params: list, results: list) -> None:
+    a = attributes
+    lists_agree = (len(a["input_ports"]) == len(params) and len(a["back_edge_from"]) == len(a["back_edge_to"])
+                   and all(len(a[f"slice_{x}"]) == len(a["sliced"]) for x in ("axis", "start", "end", "stride"))
+                   and all(len(a[f"concat_{x}"]) == len(a["concatenated"]) for x in ("axis", "start", "end", "stride")))
+    in_range = (all(0 <= k < len(given) for k in a["input_ports"]) and all(0 <= k < len(params) for k in a["sliced"])
+                and all(0 <= k < len(results) for k in list(a["back_edge_from"]) + list(a["output_results"]))
+                and all(0 <= k < len(params) for k in a["back_edge_to"])
+                and all(0 <= k < len(a["output_results"]) for k in a["concatenated"]))
+    if not (lists_agree and in_range):
+        raise _unsupported(operator, "port map entries or back edges that name no port, Parameter or Result, "
+                                     "or partitioning attributes without their entry")
+
+
+def iterate(node: Any, given: list, attributes: dict, params: list, results: list) -> list:
+    """The port map and back edges of TensorIterator or Loop set on `node`; its outputs in order."""
+    a = attributes
+    slicing = {k: (ax, s, e, st) for k, ax, s, e, st in zip(a["sliced"], a["slice_axis"], a["slice_start"],
+                                                          a["slice_end"], a["slice_stride"])}
+    back = dict(zip(a["back_edge_to"], a["back_edge_from"]))
+    for k, (p, port) in enumerate(zip(params, a["input_ports"])):
+        value = _output(given[port])
+        if k in slicing:
+            ax, s, e, st = slicing[k]
+            node.set_sliced_input(p, value, s, st, 1, e, ax)
+        elif k in back:
+            node.set_merged_input(p, value, results[back[k]].output(0))
+        else:
+            node.set_invariant_input(p, value)
+    concat = {j: (ax, s, e, st) for j, ax, s, e, st in zip(a["concatenated"], a["concat_axis"], a["concat_start"],
+                                                          a["concat_end"], a["concat_stride"])}
+    outs = []
+    for j, r in enumerate(a["output_results"]):
+        if j in concat:
+            ax, s, e, st = concat[j]
+            outs.append(node.get_concatenated_slices(results[r].output(0), s, st, 1, e, ax))
+        else:
+            outs.append(node.get_iter_value(results[r].output(0), -1))
+    return outs
+
+
+def _tensor_iterator(opset: Any, args: list, attributes: dict) -> Any:
+    import openvino.opset1 as ov1
+
+    given = list(args[0]) if args and args[0] is not None else []
+    model, params, results = body_model(attributes["body"])
+    _check_iteration_maps("TensorIterator-1 (opset1.tensor_iterator)", given, attributes, params, results)
+    node = ov1.tensor_iterator()
+    node.set_body(model)
+    iterate(node, given, attributes, params, results)
+    return node
+
+
+ADAPTERS["TensorIterator"] = _tensor_iterator

@@ -77,3 +77,54 @@ def test_if_float_cases_pass_on_openvino_native():
     floats = [c for c in _generated("openvino::If-8", 60, 11) if c.inputs[1].dtype == np.float32][:3]
     got = [verdicts.judge(spec, c, backend.execute(spec, c))[0] for c in floats]
     assert got and all(v is Verdict.PASS for v in got), got
+
+
+def test_tensor_iterator_slice_indices_follow_the_documents_examples():
+    from opconform.oracle.openvino.tensoriterator import slice_indices
+
+    assert slice_indices(5, 0, -1, 1) == [0, 1, 2, 3, 4]  # the defaults: every slice
+    assert slice_indices(5, -1, 0, -1) == [4, 3, 2, 1, 0]  # Example 1: backwards
+    assert slice_indices(25, 0, -1, 1) == list(range(25))  # Example 2: start 0 on an axis of 25
+
+
+def _ti_attrs(**changes):
+    body = _body("body", ["x", "h"], [("openvino::Add-1", ("x", "h"), "s"), ("openvino::Identity-16", ("s",), "s2")],
+                 ["s", "s2"], rank=2)
+    attrs = {"body": body, "input_ports": [0, 1], "sliced": [0], "slice_axis": [1], "slice_start": [0],
+             "slice_end": [-1], "slice_stride": [1], "back_edge_from": [1], "back_edge_to": [1],
+             "output_results": [0, 1], "concatenated": [0], "concat_axis": [1], "concat_start": [0],
+             "concat_end": [-1], "concat_stride": [1]}
+    attrs.update(changes)
+    return attrs
+
+
+def test_tensor_iterator_carries_a_state_and_concatenates_the_slices():
+    """Worked by hand: running sums of [1, 2, 3] from 10: 11, 13, 16 concatenated, 16 the last value;
+    backwards (stride -1 on the input) 13, 15, 16, and concatenated in reverse (stride -1 on the output)."""
+    spec = specs.load("openvino::TensorIterator-1")
+    x, h = np.array([[1, 2, 3]], np.float32), np.array([[10]], np.float32)
+    cat, last = oracle.evaluate(spec, [x, h], _ti_attrs())
+    assert cat.tolist() == [[11, 13, 16]] and last.tolist() == [[16]]
+    cat, _ = oracle.evaluate(spec, [x, h], _ti_attrs(slice_start=[-1], slice_end=[0], slice_stride=[-1]))
+    assert cat.tolist() == [[13, 15, 16]]
+    cat, _ = oracle.evaluate(spec, [x, h], _ti_attrs(concat_stride=[-1]))
+    assert cat.tolist() == [[16, 13, 11]]
+    with pytest.raises(RelationBroken, match="back_edges_paired"):
+        oracle.evaluate(spec, [x, h], _ti_attrs(back_edge_to=[]))
+
+
+@pytest.mark.backend
+def test_tensor_iterator_document_examples_pass_on_openvino_native():
+    pytest.importorskip("openvino")
+    from opconform.backends import get
+    from opconform.model import Case
+    from opconform.suites import verdicts
+
+    spec = specs.load("openvino::TensorIterator-1")
+    backend = get("openvino-native")
+    got = []
+    for e in spec.examples:
+        case = Case(spec.id, dict(e.attributes), tuple(e.inputs), (True,),
+                    oracle.expectation(spec, list(e.inputs), dict(e.attributes)))
+        got.append(verdicts.judge(spec, case, backend.execute(spec, case))[0])
+    assert got == [Verdict.PASS] * len(spec.examples), got

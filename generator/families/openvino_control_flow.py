@@ -79,7 +79,7 @@ presence, element_types, attributes = control_flow.presence, control_flow.elemen
 
 
 def inputs(draw, d: Draft) -> None:
-    {"If": _if}[d.spec.operator](draw, d)
+    {"If": _if, "TensorIterator": _tensor_iterator}[d.spec.operator](draw, d)
     d.constant_inputs = [False] * len(d.inputs)
 
 
@@ -114,6 +114,64 @@ def _if(draw, d: Draft) -> None:
     cond = draw(st.booleans())
     d.inputs = [np.array(cond).reshape(pick(draw, [(), (1,)]))] + [lane_array(draw, t, shape) for _ in range(count)]
     d.notes.append(f"if:{'then' if cond else 'else'},inputs={count}")
+
+
+# the two full-range slicings (the default, and Example 1's backward one): the document's start and
+# end otherwise read two ways (the spec's erratum end_inclusive)
+FULL_RANGES = ((0, -1, 1), (-1, 0, -1))
+
+
+def _tensor_iterator(draw, d: Draft) -> None:
+    """1 to 2 inputs sliced on a drawn axis (one length, 1 to 3), 0 to 2 merged states of the slice's
+    shape with their back edges, 0 to 1 invariant input; outputs: each state's last value or not,
+    and 0 to 2 per-iteration values concatenated on a drawn axis (at least one output)."""
+    t = pins.element_type(draw, d, d.port("inputs"), list(lane_types(d.port("inputs").types)))
+    elem = _shape(draw, d)
+    rank = len(elem) + 1
+    length = draw(st.integers(1, 3))
+    m, n, inv = draw(st.integers(1, 2)), draw(st.integers(0, 2)), draw(st.integers(0, 1))
+    a = draw(st.integers(0, rank - 1))  # one axis (spelt from the front or the back): slices of one shape
+    axes = [pick(draw, [a, a - rank]) for _ in range(m)]
+    slice_shape = elem[:a] + (1,) + elem[a:]
+    params = [GraphValue(f"b_x{i}", t, rank) for i in range(m)] + [GraphValue(f"b_h{i}", t, rank) for i in range(n)]
+    params += [GraphValue(f"b_c{i}", t, rank) for i in range(inv)]
+    lane = [p.name for p in params]
+    nodes, outs = [], []
+    for i in range(n):
+        more, last = chain(draw, lane, draw(st.integers(1, 2)), f"b_h{i}_t", t)
+        nodes += more
+        outs.append(GraphValue(last, t, rank))
+    k = draw(st.integers(0 if n else 1, 2))
+    for j in range(k):
+        more, last = chain(draw, lane, 1, f"b_y{j}_t", t)
+        nodes += more
+        outs.append(GraphValue(last, t, rank))
+    kept = [i for i in range(n) if draw(st.booleans())] if k else list(range(n))
+    ranges = [pick(draw, FULL_RANGES) for _ in range(m + k)]
+    out_axes = [draw(st.integers(-rank, rank - 1)) for _ in range(k)]
+    order = list(draw(st.permutations(range(len(params)))))  # the inputs' order at the operation
+    d.attributes = {
+        "body": Graph(tuple(params), tuple(outs), tuple(nodes), BODY_OPSET, "body"),
+        "input_ports": [order.index(p) for p in range(len(params))],
+        "sliced": list(range(m)), "slice_axis": axes, "slice_start": [r[0] for r in ranges[:m]],
+        "slice_end": [r[1] for r in ranges[:m]], "slice_stride": [r[2] for r in ranges[:m]],
+        "back_edge_from": list(range(n)), "back_edge_to": [m + i for i in range(n)],
+        "output_results": kept + [n + j for j in range(k)],
+        "concatenated": [len(kept) + j for j in range(k)], "concat_axis": out_axes,
+        "concat_start": [r[0] for r in ranges[m:]], "concat_end": [r[1] for r in ranges[m:]],
+        "concat_stride": [r[2] for r in ranges[m:]],
+    }
+    by_param = []
+    for p in range(len(params)):
+        if p < m:
+            by_param.append(lane_array(draw, t, elem[:a] + (length,) + elem[a:]))
+        else:
+            by_param.append(lane_array(draw, t, slice_shape))
+    d.dtypes = [t]
+    d.inputs = [by_param[order[i]] for i in range(len(params))]
+    d.present = [True] * len(d.inputs)
+    d.notes.append(f"tensor_iterator:sliced={m},merged={n},invariant={inv},concatenated={k}"
+                   + (",backward" if any(r[2] < 0 for r in ranges) else ""))
 
 
 def outputs(draw, d: Draft) -> None:

@@ -12,7 +12,7 @@ from opconform.graphs import Graph
 from opconform.model import RelationBroken, SpecVersion
 from opconform.oracle.kernels import graph_body
 
-__all__ = ["fed_values", "run_body", "check_input_types"]
+__all__ = ["fed_values", "run_body", "check_input_types", "gathered"]
 
 
 def fed_values(spec: SpecVersion, body: Graph, inputs: Sequence[Any], ports: Sequence[int]) -> list[Any]:
@@ -35,3 +35,24 @@ def run_body(spec: SpecVersion, body: Graph, fed: Sequence[Any]) -> list[Any]:
     # a body's arithmetic meets drawn NaN and infinities as data, as the nodes' own oracles do
     with np.errstate(all="ignore"):
         return graph_body.run(spec, body, list(fed))
+
+
+def gathered(spec: SpecVersion, body: Graph, history: Sequence[Sequence[Any]], attributes: dict, j: int) -> Any:
+    """Output j of TensorIterator or Loop after these iterations' Results: Result output_results[j]
+    of the last iteration, or, where j is listed in `concatenated`, of every iteration concatenated on
+    its concat_axis (in reverse order for a negative concat_stride)."""
+    r = attributes["output_results"][j]
+    listed = list(attributes.get("concatenated") or [])
+    if j not in listed:
+        return history[-1][r]
+    k = listed.index(j)
+    parts = [outs[r] for outs in history]
+    if attributes["concat_stride"][k] < 0:
+        parts.reverse()
+    if len({p.ndim for p in parts}) != 1 or parts[0].ndim == 0:
+        raise RelationBroken(spec.id, "concat_rank", "error", f"{body.name} Result {r} cannot be concatenated: ranks {[p.ndim for p in parts]}")
+    axis = attributes["concat_axis"][k] % parts[0].ndim
+    if len({p.shape[:axis] + p.shape[axis + 1:] for p in parts}) > 1:  # the document gives no shape for it
+        raise RelationBroken(spec.id, "result_shapes_change", "undefined",
+                             f"{body.name} Result {r} of shapes {sorted({p.shape for p in parts})} across iterations")
+    return np.concatenate(parts, axis=axis)
