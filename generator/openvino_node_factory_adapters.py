@@ -1,5 +1,5 @@
 """openvino-native adapters for operations that no openvino.opsetN module wraps in a Python
-function (ExperimentalDetectronTopKROIs-6, ExperimentalDetectronROIFeatureExtractor-6), or whose function adds nodes of its own
+function (the ExperimentalDetectron operations of opset6), or whose function adds nodes of its own
 (opset13.scaled_dot_product_attention() builds a ConvertLike for an absent mask beside a scale):
 the node is created by its IR type name through OpenVINO's NodeFactory of the opset, with the
 IR's attribute names. ScaledDotProductAttention's scale without a mask gets the mask the document
@@ -12,7 +12,8 @@ from opconform.generator.openvino_factories import ADAPTERS
 
 # operator -> the opset whose NodeFactory creates it
 _OPSETS = {"ExperimentalDetectronTopKROIs": "opset6", "ScaledDotProductAttention": "opset13",
-           "ExperimentalDetectronROIFeatureExtractor": "opset6"}
+           "ExperimentalDetectronROIFeatureExtractor": "opset6",
+           "ExperimentalDetectronGenerateProposalsSingleImage": "opset6", "ExperimentalDetectronDetectionOutput": "opset6"}
 
 
 def _by_name(operator: str, opset_name: str):
