@@ -71,8 +71,9 @@ def constant(x: np.ndarray, opset: Any):
         return opset.constant(x)
     if name == "string":
         text = np.array([str(s) for s in x.reshape(-1)]).reshape(x.shape)
-        # the factories before opset15 take no str array (opset3.constant: "Unidentified data type")
-        return opset.constant(text) if int(opset.__name__.rsplit("opset", 1)[1]) >= 15 else ov.op.Constant(ov.Tensor(text))
+        # through a Tensor: the factories before opset15 take no str array (opset3.constant: "Unidentified data
+        # type"), and opset15's and later ones die of std::bad_alloc on a string of 15 characters or more
+        return ov.op.Constant(ov.Tensor(text))
     tensor = ov.Tensor(ov_type(name), ov.Shape(list(x.shape)))
     raw = np.ascontiguousarray(x).reshape(-1).view(np.uint8)  # flat first: a 0-d array cannot change its itemsize
     if name in ("uint4", "int4", "float4e2m1"):  # one element a byte in NumPy, two a byte in OpenVINO (the first in the low half)
