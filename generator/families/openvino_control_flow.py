@@ -135,23 +135,17 @@ def _tensor_iterator(draw, d: Draft) -> None:
     slice_shape = elem[:a] + (1,) + elem[a:]
     params = [GraphValue(f"b_x{i}", t, rank) for i in range(m)] + [GraphValue(f"b_h{i}", t, rank) for i in range(n)]
     params += [GraphValue(f"b_c{i}", t, rank) for i in range(inv)]
-    lane = [p.name for p in params]
-    nodes, outs = [], []
-    for i in range(n):
-        more, last = chain(draw, lane, draw(st.integers(1, 2)), f"b_h{i}_t", t)
-        nodes += more
-        outs.append(GraphValue(last, t, rank))
     k = draw(st.integers(0 if n else 1, 2))
-    for j in range(k):
-        more, last = chain(draw, lane, 1, f"b_y{j}_t", t)
-        nodes += more
-        outs.append(GraphValue(last, t, rank))
+    # the states' next values (Results 0 to n - 1), then the per-iteration values (named b_y...)
+    states = _body(draw, "b_h", params, n, t, rank)
+    scans = _body(draw, "b_y", params, k, t, rank)
+    nodes, outs = states.nodes + scans.nodes, states.outputs + scans.outputs
     kept = [i for i in range(n) if draw(st.booleans())] if k else list(range(n))
     ranges = [pick(draw, FULL_RANGES) for _ in range(m + k)]
     out_axes = [draw(st.integers(-rank, rank - 1)) for _ in range(k)]
     order = list(draw(st.permutations(range(len(params)))))  # the inputs' order at the operation
     d.attributes = {
-        "body": Graph(tuple(params), tuple(outs), tuple(nodes), BODY_OPSET, "body"),
+        "body": Graph(tuple(params), outs, nodes, BODY_OPSET, "body"),
         "input_ports": [order.index(p) for p in range(len(params))],
         "sliced": list(range(m)), "slice_axis": axes, "slice_start": [r[0] for r in ranges[:m]],
         "slice_end": [r[1] for r in ranges[:m]], "slice_stride": [r[2] for r in ranges[:m]],
