@@ -3,6 +3,12 @@
     <case>/model.xml, <case>/model.bin          ov.save_model, weights not compressed
     <case>/input_<i>.npy                         one per model Parameter, in order
     <case>/output_<j>.npy                        one per model result (valid cases only)
+    <case>/state_<i>.npy                         a variable's value when the inference starts, to set
+                                                 through query_state() (ReadValue; docs/spec-format.md)
+
+A variable's value when the inference ends (Assign's state output) is an output file with no model
+result: read it through query_state(). An Assign's model also reads the value it writes and the
+ReadValue declaring its variable, as results after the case's (generator/openvino_state_adapters.py).
 
 NumPy lacks bfloat16 and the float8/4-bit types: those files hold the raw bits (see
 tensorfiles.py). When OpenVINO refuses to build the node (an invalid case caught at graph
@@ -38,8 +44,12 @@ def write(spec: SpecVersion, case: Case, directory: Path) -> dict:
         entry["weights"] = "model.bin"
     constant = list(case.constant_inputs) + [False] * (len(case.inputs) - len(case.constant_inputs))
     names = onnx_model.input_names(spec, case)  # the Parameters carry the same names
-    fed = [(name, x) for name, x, c in zip(names, case.inputs, constant) if x is not None and not c]
+    state = [i < len(spec.inputs) and spec.inputs[i].state for i in range(len(case.inputs))]
+    fed = [(name, x) for name, x, c, s in zip(names, case.inputs, constant, state) if x is not None and not c and not s]
     entry["inputs"] = [write_npy(directory / f"input_{i}.npy", x, name) for i, (name, x) in enumerate(fed)]
+    held = [(name, x) for name, x, c, s in zip(names, case.inputs, constant, state) if x is not None and not c and s]
+    if held:  # a variable's value before the inference (ReadValue's), set through the state API
+        entry["states"] = [write_npy(directory / f"state_{i}.npy", x, name) for i, (name, x) in enumerate(held)]
     if case.expected.kind == "outputs" and case.expected.alternatives:
         produced = case.expected.alternatives[0].outputs
         asked = [(name, produced[j]) for j, (_, name) in enumerate(onnx_model.output_slots(spec, case)) if name]
