@@ -79,6 +79,13 @@ class BackendMissing(RuntimeError):
     """A backend cannot be loaded; the message is one line and names the extra to install."""
 
 
+# a worker's exit status that a backend chose, for a failure that leaves the process unusable:
+# what the pool reports as the crash's message
+EXIT_DEVICE_LOST = 86
+EXIT_REASONS = {EXIT_DEVICE_LOST: "the backend lost its device context (a CUDA device-side assert, an illegal "
+                                  "memory access): every later call in that process would fail"}
+
+
 def quick_key(spec_id: str, case: Case) -> Hashable:
     """What a case's model depends on, cheaply: the parts of the builder's signature
     (opconform.generator.onnx_model.signature) that need no model, with the output types taken

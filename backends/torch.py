@@ -6,9 +6,14 @@ conversion onnx2torch does not have (an operator at that version, an attribute v
 raises NotImplementedError: unsupported. So does an operation torch has no kernel for at an
 element type ("not implemented for 'Half'"), and an element type torch's tensors lack. Anything
 else raised while running is an error; a crash of torch kills the worker, which the runner
-isolates and reports as a crash."""
+isolates and reports as a crash. On CUDA, an error that leaves the device context unusable (a
+device-side assert, as an out-of-range index trips) ends the worker the same way: every later call
+in the process would fail with it, and 8,137 later cases of one ci run were judged "error" for one
+case's assert before this."""
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -16,7 +21,7 @@ import ml_dtypes
 import numpy as np
 import onnx
 
-from opconform.backends.base import BackendMissing, phase
+from opconform.backends.base import EXIT_DEVICE_LOST, BackendMissing, phase
 from opconform.backends.onnx_base import OnnxBackend
 
 # how torch says it has no kernel for an element type, or no tensor of a NumPy type at all
@@ -24,6 +29,10 @@ _UNSUPPORTED = ("not implemented for", "can't convert np.ndarray of type", "unsu
                 "no corresponding torch dtype", "not supported")
 
 DEVICES = ("cpu", "cuda")
+
+# how torch says the CUDA context is gone ("CUDA error: device-side assert triggered", "an illegal
+# memory access was encountered"): a sticky error, every later CUDA call in the process repeats it
+_DEVICE_LOST = ("device-side assert", "illegal memory access", "unspecified launch failure")
 
 # element types NumPy holds as ml_dtypes: torch takes them as the same bits under its own dtype of
 # the same name
@@ -48,6 +57,9 @@ class TorchBackend(OnnxBackend):
         self._torch, self._convert = torch, onnx2torch.convert
         if device is not None and device not in DEVICES:
             raise BackendMissing(f"torch runs on {' or '.join(DEVICES)}, not {device!r} (torch[cuda] for the GPU)")
+        if device == "cuda":
+            # kernels launched synchronously: an assert surfaces in the case that tripped it, not in a later one
+            os.environ.setdefault("CUDA_LAUNCH_BLOCKING", "1")
         if device == "cuda" and not torch.cuda.is_available():
             raise BackendMissing("torch[cuda]: torch sees no CUDA device here (torch.cuda.is_available() is false"
                                  f"{'; this torch is a CPU build' if torch.version.cuda is None else ''})")
@@ -64,16 +76,24 @@ class TorchBackend(OnnxBackend):
 
     def load(self, model: onnx.ModelProto) -> Any:
         module = self._convert(model)
-        return Converted(module.to(self.device).eval())
+        try:
+            return Converted(module.to(self.device).eval())
+        except Exception as e:
+            _end_if_device_lost(e)
+            raise
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
         with phase("harness"):
             arrays = list(feeds.values())
-        # torch's own NumPy bridge: where it has no tensor of a type, torch does not take the type
-        tensors = [self._tensor(a) for a in arrays]
-        with self._torch.no_grad():
-            got = handle.module(*tensors)
-        host = [self._numpy(t) for t in _flat(got)]
+        try:
+            # torch's own NumPy bridge: where it has no tensor of a type, torch does not take the type
+            tensors = [self._tensor(a) for a in arrays]
+            with self._torch.no_grad():
+                got = handle.module(*tensors)
+            host = [self._numpy(t) for t in _flat(got)]
+        except Exception as e:
+            _end_if_device_lost(e)
+            raise
         with phase("harness"):
             return [np.asarray(x) for x in host]
 
@@ -97,6 +117,19 @@ class TorchBackend(OnnxBackend):
             return "unsupported"
         text = str(exc).lower()
         return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
+
+
+def loses_the_device(exc: BaseException) -> bool:
+    """Whether torch raised a sticky CUDA error: the context is unusable from here on."""
+    text = str(exc)
+    return "CUDA error" in text and any(s in text for s in _DEVICE_LOST)
+
+
+def _end_if_device_lost(exc: BaseException) -> None:
+    if loses_the_device(exc):
+        print(f"torch[cuda]: {str(exc).splitlines()[0]}: the worker ends, the case is a crash", file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(EXIT_DEVICE_LOST)
 
 
 def _flat(value: Any) -> list[Any]:

@@ -27,6 +27,7 @@ from queue import Empty, Queue
 from time import monotonic
 from typing import Any, Callable, Mapping, Sequence
 
+from opconform.backends.base import EXIT_REASONS
 from opconform.suites import worker
 from opconform.suites.plan import Item
 
@@ -74,6 +75,8 @@ def describe_exit(code: int | None) -> str:
             return f"worker killed by {signal.Signals(-code).name}"
         except ValueError:
             return f"worker killed by signal {-code}"
+    if code in EXIT_REASONS:
+        return f"worker exited: {EXIT_REASONS[code]}"
     return f"worker exited with status {code}"
 
 

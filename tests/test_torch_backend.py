@@ -106,3 +106,27 @@ def test_torch_on_cuda_runs_specs(tmp_path):
     counts = Counter(r["verdict"] for r in got)
     assert {r["backend"] for r in got} == {"torch[cuda]"}
     assert counts["pass"] and not counts["harness-error"], counts
+
+
+def test_a_lost_cuda_context_ends_the_worker_as_a_crash_of_that_case():
+    """A device-side assert poisons the CUDA context: the worker ends at once with the status the
+    pool reports as a lost device, instead of failing every later case with the same error."""
+    import subprocess
+    import sys
+
+    from opconform.backends import base
+    from opconform.backends import torch as torch_backend
+    from opconform.suites.pool import describe_exit
+
+    sticky = RuntimeError("CUDA error: device-side assert triggered\nSearch for `cudaErrorAssert'")
+    assert torch_backend.loses_the_device(sticky)
+    assert not torch_backend.loses_the_device(RuntimeError("index 7 is out of bounds for dimension 0 with size 3"))
+    assert not torch_backend.loses_the_device(NotImplementedError("Converter is not implemented"))
+    code = ("from opconform.backends import torch as t\n"
+            "t._end_if_device_lost(RuntimeError('CUDA error: device-side assert triggered'))\n"
+            "print('still alive')")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == base.EXIT_DEVICE_LOST and "still alive" not in proc.stdout
+    assert "device-side assert triggered: the worker ends, the case is a crash" in proc.stderr
+    assert "lost its device context" in describe_exit(base.EXIT_DEVICE_LOST)
+    assert describe_exit(3) == "worker exited with status 3"
