@@ -68,4 +68,5 @@ ADAPTERS["ReorgYolo"] = _reorg_yolo
 ADAPTERS["ExperimentalDetectronPriorGridGenerator"] = _node_factory("ExperimentalDetectronPriorGridGenerator", 6)
 ADAPTERS["PriorBoxClustered"] = _prior_box_clustered
 ADAPTERS["PriorBox"] = _prior_box
+ADAPTERS["Proposal"] = _node_factory("Proposal", 4)  # proposal() wants numpy unsigned ints for its int attributes
 ADAPTERS["ROIPooling"] = _roi_pooling

@@ -90,3 +90,72 @@ def _run_generated(spec_id: str, count: int, seed: int) -> list[Verdict]:
 def test_prior_box_generated_cases_pass_on_openvino():
     got = _run_generated("openvino::PriorBox-8", 4, 11)
     assert got and all(v is Verdict.PASS for v in got), got
+
+
+def _proposal_attrs(**kw) -> dict:
+    return specs.load("openvino::Proposal-4").resolved_attributes(
+        {"base_size": 4, "feat_stride": 4, "min_size": 1, "nms_thresh": 0.5, "post_nms_topn": 2, "pre_nms_topn": 4,
+         "ratio": [1.0], "scale": [1.0], **kw})
+
+
+def test_proposal_tensorflow_anchors_are_centred_clipped_and_read_x_from_the_row():
+    """By hand: TensorFlow's anchor of base 4 is [-2, -2, 2, 2] (no +1, centred on the point); the point at
+    row 0, column 1 of a 1 x 2 map sits at x = 0 * 4, y = 1 * 4 (x read from the row), its anchor clipped to the
+    8 x 8 image gives [0, 2, 2, 6]; zero deltas keep both boxes, which touch without overlapping."""
+    probs = np.array([0.5, 0.5, 0.3, 0.8], np.float32).reshape(1, 2, 1, 2)
+    outs = oracle.evaluate(specs.load("openvino::Proposal-4"),
+                           [probs, np.zeros((1, 4, 1, 2), np.float32), np.array([8, 8, 1], np.float32)],
+                           _proposal_attrs(framework="tensorflow"))
+    np.testing.assert_allclose(outs[0], [[0, 0, 2, 2, 6], [0, 0, 0, 2, 2]], atol=1e-6)
+    np.testing.assert_allclose(outs[1], [0.8, 0.3], rtol=1e-6)
+
+
+def test_proposal_equal_scores_that_decide_the_order_are_undefined():
+    probs = np.array([0.1, 0.4, 0.6, 0.6], np.float32).reshape(1, 4, 1, 1)
+    with pytest.raises(RelationBroken, match="ties_unordered"):
+        oracle.evaluate(specs.load("openvino::Proposal-4"),
+                        [probs, np.zeros((1, 8, 1, 1), np.float32), np.array([8, 8, 1], np.float32)],
+                        _proposal_attrs(scale=[1.0, 2.0], nms_thresh=0.6, post_nms_topn=3))
+
+
+def test_proposal_document_layer_shapes_with_distinct_scores():
+    """The IR example's 7 images of 2 anchors over 28 x 28 maps, post_nms_topn 1000: [7000, 5] and [7000]
+    (image_shape by opconform)."""
+    rng = np.random.default_rng(0)
+    probs = (rng.permutation(7 * 4 * 28 * 28) / (7 * 4 * 28 * 28)).reshape(7, 4, 28, 28).astype(np.float32)
+    deltas = np.zeros((7, 8, 28, 28), np.float32)  # whole-pixel boxes: none within rounding of min_size
+    attrs = _proposal_attrs(base_size=16, feat_stride=8, min_size=16, nms_thresh=1.0, post_nms_topn=1000,
+                            pre_nms_topn=1000, scale=[1.0, 2.0])
+    rois, scores = oracle.evaluate(specs.load("openvino::Proposal-4"), [probs, deltas, np.array([225, 225, 1], np.float32)], attrs)
+    assert rois.shape == (7000, 5) and scores.shape == (7000,) and rois.dtype == scores.dtype == np.float32
+    assert sorted(set(rois[:, 0].tolist())) == list(range(7))  # 1000 proposals of 1568 in every image
+
+
+def _isolated_verdicts(spec_id: str, count: int, seed: int) -> list[tuple]:
+    """Verdicts of generated valid cases run in a worker process (OpenVINO's Proposal dies of SIGSEGV on
+    some cases), each with its element type and whether the expected proposals are padded (fewer than
+    post_nms_topn kept)."""
+    pytest.importorskip("openvino")
+    from opconform.generator import sampling
+    from opconform.suites.isolated import IsolatedBackend
+
+    spec = specs.load(spec_id)
+    isolated = IsolatedBackend("openvino-native", timeout=120)
+    try:
+        return [(isolated.run(spec, case).verdict, str(np.asarray(case.inputs[0]).dtype),
+                 bool((np.asarray(case.expected.alternatives[0].outputs[0])[:, 0] == -1).any()))
+                for case in sampling.generate(spec, count, seed, kind="valid", expect=oracle.expectation)
+                if case.expected.kind == "outputs"]
+    finally:
+        isolated.close()
+
+
+@pytest.mark.backend
+def test_proposal_generated_cases_pass_on_openvino():
+    """float64 left out: OpenVINO's CPU plugin computes it in float32 (a mismatch of 1e-7 relative, in the
+    ci run); a padded output may crash it (SIGSEGV). Both are OpenVINO's, listed in the README."""
+    got = _isolated_verdicts("openvino::Proposal-4", 10, 11)
+    assert any(v is Verdict.PASS for v, _, _ in got), got
+    for verdict, dtype, padded in got:
+        if dtype != "float64":
+            assert verdict is Verdict.PASS or (verdict is Verdict.CRASH and padded), (verdict, dtype, padded)
