@@ -73,6 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     except Mistake as e:  # the one error path for mistakes on the command line: one line, exit 2
         print(f"opconform {args.command}: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C, or a scheduler's SIGINT: results are written as they come, so they stay
+        kept = f"; the results so far stay in {args.out} (--resume goes on)" if getattr(args, "out", None) else ""
+        print(f"opconform {args.command}: interrupted{kept}", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

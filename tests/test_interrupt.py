@@ -1,0 +1,46 @@
+"""`opconform run` stopped by SIGINT (Ctrl-C, or `timeout --signal=INT` around it): one line that
+says so and where the results are, exit status 130, no traceback, and the results written before
+the signal are kept: `--resume` finishes the same run with every case once."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from helpers_runner import rows, run_cli
+
+pytest.importorskip("onnxruntime")
+
+SPECS = "onnx::Add-14,onnx::Mul-14,onnx::Sub-14,onnx::Div-14,onnx::Unique-11,onnx::GatherND-13"
+
+
+@pytest.mark.backend
+def test_an_interrupted_run_says_so_in_one_line_and_keeps_its_results(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "opconform", "run", "--backend", "onnxruntime", "--spec", SPECS,
+                             "--jobs", "1", "--out", str(out), "--no-report"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "COLUMNS": "160"})
+    results = out / "results.jsonl"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None:
+        if results.exists() and results.stat().st_size > 0:
+            break
+        time.sleep(0.05)
+    if proc.poll() is not None:
+        pytest.fail(f"the run ended before any result could be interrupted: {proc.stderr.read()[-2000:]}")
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err, err[-3000:]
+    last = err.strip().splitlines()[-1]
+    assert last == f"opconform run: interrupted; the results so far stay in {out} (--resume goes on)"
+    kept = {r["case_id"] for r in rows(out)}
+    assert kept, "no result was kept"
+    again = run_cli("--backend", "onnxruntime", "--spec", SPECS, "--jobs", "1", "--out", str(out), "--resume",
+                    "--no-report")
+    assert again.returncode in (0, 1), again.stderr[-2000:]
+    ids = [r["case_id"] for r in rows(out)]
+    assert len(ids) == len(set(ids)) and kept <= set(ids)
