@@ -41,4 +41,8 @@ def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict, outpu
         outs = subgraph.run_body(spec, body, fed)
         history.append(outs)
         state = [outs[back[k]] if k in back else x for k, x in enumerate(state)]
+        changed = [k for k in back if np.shape(state[k]) != np.shape(fed0[k])]
+        if changed:  # the document's body Parameters declare one shape each (Example 2's dims)
+            raise RelationBroken(spec.id, "state_shape_changes", "undefined",
+                                 f"back edges give Parameters {changed} another shape than their first value's")
     return tuple(subgraph.gathered(spec, body, history, attributes, j) for j in range(len(attributes["output_results"])))
