@@ -16,6 +16,7 @@ import numpy as np
 
 from opconform.model import RelationBroken, SpecVersion
 from opconform.oracle.kernels.elementwise import wide
+from opconform.oracle.openvino.experimentaldetectrondetectionoutput import nudged
 from opconform.oracle.openvino.proposal import greedy_nms, iou_matrix
 
 _MAX_DELTA_LOG_WH = math.log(1000.0 / 16.0)  # Detectron's BBOX_XFORM_CLIP
@@ -52,8 +53,9 @@ def _select(attributes: dict, policies: dict, boxes, scores, small, ties_last: b
     key = -index if ties_last else index
     order = index[np.lexsort((key, -scores[index]))][: int(attributes["pre_nms_count"])]
     off = 1.0 if policies.get("nms_box_extent", "difference") == "plus_one" else 0.0
-    overlap = iou_matrix(boxes[order], off)
-    kept = order[greedy_nms(overlap, float(attributes["nms_threshold"]) + nudge, int(attributes["post_nms_count"]))]
+    overlap = nudged(iou_matrix(boxes[order], off), nudge)
+    post = int(attributes["post_nms_count"])
+    kept = order[greedy_nms(overlap, float(attributes["nms_threshold"]), post)][:post]  # its loop stops at a count > 0 only
     return boxes[kept], scores[kept]
 
 
