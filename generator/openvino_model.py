@@ -152,5 +152,6 @@ from opconform.generator import openvino_recurrent_adapters  # noqa: E402,F401
 from opconform.generator import openvino_node_factory_adapters  # noqa: E402,F401
 from opconform.generator import openvino_subgraph_adapters  # noqa: E402,F401
 from opconform.generator import openvino_nms_adapters  # noqa: E402,F401
+from opconform.generator import openvino_binary_adapters  # noqa: E402,F401
 from opconform.generator import openvino_state_adapters  # noqa: E402
 from opconform.generator import openvino_constant_adapter  # noqa: E402,F401
