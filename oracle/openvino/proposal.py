@@ -82,18 +82,36 @@ def iou_matrix(boxes: np.ndarray, off: float) -> np.ndarray:
         return np.where(meets, inter / (area[:, None] + area[None, :] - inter), 0.0)
 
 
-def greedy_nms(overlap: np.ndarray, threshold: float, limit: int) -> list[int]:
-    """Indices kept in order: each box not suppressed by a kept one (IoU > threshold), up to limit."""
-    dead = np.zeros(len(overlap), dtype=bool)
+def greedy_nms(overlap: np.ndarray, threshold: float, limit: int, eta: float = 1.0) -> list[int]:
+    """Indices kept in order: each box whose IoU with every kept one is at most the threshold, up to
+    limit; with eta < 1 the threshold, while above 0.5, is multiplied by eta after each kept box
+    (adaptive NMS: a later box is judged by the threshold of its turn)."""
     kept: list[int] = []
     for i in range(len(overlap)):
-        if dead[i]:
+        if kept and np.any(overlap[i, kept] > threshold):
             continue
         kept.append(i)
         if len(kept) == limit:
             break
-        dead |= overlap[i] > threshold
+        if eta < 1 and threshold > 0.5:
+            threshold *= eta
     return kept
+
+
+def refuse_near_threshold(spec: SpecVersion, boxes: np.ndarray, overlap: np.ndarray, threshold: float, margin: float) -> None:
+    """Raise threshold_within_rounding where two overlapping, unequal boxes have an IoU within margin of
+    the threshold (equal boxes have IoU 1, boxes apart 0, in any type)."""
+    near = np.abs(overlap - threshold) <= margin
+    near &= ~(boxes[:, None, :] == boxes[None, :, :]).all(-1)
+    near &= overlap > 0
+    if near.any():
+        raise RelationBroken(spec.id, "threshold_within_rounding", "undefined",
+                             "an IoU lies within the element type's rounding of the NMS threshold")
+
+
+def margin_of(dtype: np.dtype) -> float:
+    """How far from a threshold a computed IoU or size may lie and still be compared as the text says."""
+    return _MARGIN.get(np.dtype(dtype).name, 1e-5)
 
 
 def _select(spec: SpecVersion, attributes: dict, policies: dict, boxes: np.ndarray, scores: np.ndarray,
@@ -106,12 +124,7 @@ def _select(spec: SpecVersion, attributes: dict, policies: dict, boxes: np.ndarr
     key = index if not ties_last else -index
     order = index[np.lexsort((key, -scores[index]))][: int(attributes["pre_nms_topn"])]
     overlap = iou_matrix(boxes[order], off)
-    near = np.abs(overlap - float(attributes["nms_thresh"])) <= margin
-    near &= ~(boxes[order][:, None, :] == boxes[order][None, :, :]).all(-1)  # equal boxes: IoU 1 in any type
-    near &= overlap > 0  # boxes apart: IoU 0 in any type
-    if near.any():
-        raise RelationBroken(spec.id, "threshold_within_rounding", "undefined",
-                             "an IoU lies within the element type's rounding of nms_thresh")
+    refuse_near_threshold(spec, boxes[order], overlap, float(attributes["nms_thresh"]), margin)
     kept = order[greedy_nms(overlap, float(attributes["nms_thresh"]), int(attributes["post_nms_topn"]))]
     return boxes[kept], scores[kept]
 
@@ -119,7 +132,7 @@ def _select(spec: SpecVersion, attributes: dict, policies: dict, boxes: np.ndarr
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     probs, deltas, image = (wide(np.asarray(x)) for x in inputs)
     dtype = np.asarray(inputs[0]).dtype
-    margin = _MARGIN.get(np.dtype(dtype).name if dtype.name != "bfloat16" else "bfloat16", 1e-5)
+    margin = margin_of(dtype)
     img_h, img_w = float(image[0]), float(image[1])
     scale_h = float(image[2])
     scale_w = float(image[3]) if image.size > 3 else scale_h
