@@ -104,3 +104,27 @@ def test_tvm_answers_crash_for_a_model_whose_compile_killed_a_worker(marks):
     asked = _python(TVM_ASKS.format(before=""))
     assert asked.returncode == 0, asked.stderr[-2000:]
     assert [ln for ln in asked.stdout.splitlines() if ln] == ["crash CompileDied", "compiled"]
+
+
+@pytest.mark.backend
+@pytest.mark.parametrize("name", ["tvm", "iree"])
+def test_a_compiler_backend_is_not_probed_and_says_why(tmp_path, name):
+    """A probe compiles each factor value's row once, and the run compiles its signature again:
+    for a compiler that doubles the cost of the values it implements, and the run's own first case
+    of a value it refuses fails as fast. The profile still probes every other backend."""
+    from opconform import backends
+    from opconform.suites import runner
+
+    pytest.importorskip({"tvm": "tvm", "iree": "iree.runtime"}[name])
+    backend = backends.get(name)
+    config = runner.RunConfig(backend=name, out=tmp_path, profile="ci", jobs=1)
+    assert config.probing and backend.skips_probe
+    asked = []
+
+    class Listener(runner.Listener):
+        def probing(self, backend: str, total_specs: int) -> None:
+            asked.append(backend)
+
+    assert runner._probe(config, backend, ["onnx::Relu-14"], runner.RunSummary(), Listener()) is None
+    assert asked == []
+    assert not backends.get("reference").skips_probe
