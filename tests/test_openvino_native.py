@@ -75,7 +75,7 @@ def test_axes_are_folded_into_the_signature(backend):
 
 # OpenVINO's own names where they differ from the documents' (its type info): ReLU is Relu, the
 # hyperbolic inverses of opset3 register under opset4, LogicalXor-1, ReorgYolo-1 and ROIPooling-1 under opset2
-TYPE_NAMES = {"PReLU": "PRelu", "ReLU": "Relu", "SoftMax": "Softmax"}
+TYPE_NAMES = {"PReLU": "PRelu", "ReLU": "Relu", "SoftMax": "Softmax", "MulticlassNonMaxSuppression": "MulticlassNms"}
 VERSION_IDS = {"openvino::Acosh-3": "opset4", "openvino::Asinh-3": "opset4", "openvino::Atanh-3": "opset4",
                "openvino::LogicalXor-1": "opset2", "openvino::ReorgYolo-1": "opset2", "openvino::ROIPooling-1": "opset2",
                "openvino::RNNCell-3": "opset1"}  # RNNCell-3 registers as opset1 (v0::RNNCell)
