@@ -90,12 +90,22 @@ def _unsupported(operator: str, what: str) -> RuntimeError:
     return RuntimeError(f"not supported by the Python factory of {operator}: {what}")
 
 
-def _check_iteration_maps(operator: str, given: list, attributes: dict, params: list, results: list) -> None:
+def _full(a: dict, prefix: str, listed: str) -> dict:
+    """An entry's partitioning attributes by what it lists: TensorIterator's axis, start, end and
+    stride; Loop's axis alone (start 0, end -1, stride 1: every slice in order)."""
+    n = len(a[listed])
+    return {x: list(a.get(f"{prefix}_{x}", [d] * n)) for x, d in (("axis", 0), ("start", 0), ("end", -1), ("stride", 1))}
+
+
+def _check_iteration_maps(operator: str, given: list, attributes: dict, params: list, results: list,
+                          current: int = -1) -> None:
     a = attributes
+    slicing, concat = _full(a, "slice", "sliced"), _full(a, "concat", "concatenated")
     lists_agree = (len(a["input_ports"]) == len(params) and len(a["back_edge_from"]) == len(a["back_edge_to"])
-                   and all(len(a[f"slice_{x}"]) == len(a["sliced"]) for x in ("axis", "start", "end", "stride"))
-                   and all(len(a[f"concat_{x}"]) == len(a["concatenated"]) for x in ("axis", "start", "end", "stride")))
-    in_range = (all(0 <= k < len(given) for k in a["input_ports"]) and all(0 <= k < len(params) for k in a["sliced"])
+                   and all(len(v) == len(a["sliced"]) for v in slicing.values())
+                   and all(len(v) == len(a["concatenated"]) for v in concat.values()))
+    in_range = (all(0 <= k < len(given) or (j == current and k == -1) for j, k in enumerate(a["input_ports"]))
+                and all(0 <= k < len(params) for k in a["sliced"])
                 and all(0 <= k < len(results) for k in list(a["back_edge_from"]) + list(a["output_results"]))
                 and all(0 <= k < len(params) for k in a["back_edge_to"])
                 and all(0 <= k < len(a["output_results"]) for k in a["concatenated"]))
@@ -104,13 +114,16 @@ def _check_iteration_maps(operator: str, given: list, attributes: dict, params: 
                                      "or partitioning attributes without their entry")
 
 
-def iterate(node: Any, given: list, attributes: dict, params: list, results: list) -> list:
-    """The port map and back edges of TensorIterator or Loop set on `node`; its outputs in order."""
+def iterate(node: Any, given: list, attributes: dict, params: list, results: list, current: int = -1) -> list:
+    """The port map and back edges of TensorIterator or Loop set on `node` (Loop's current iteration
+    Parameter, a special body port, left out); its outputs in order."""
     a = attributes
-    slicing = {k: (ax, s, e, st) for k, ax, s, e, st in zip(a["sliced"], a["slice_axis"], a["slice_start"],
-                                                          a["slice_end"], a["slice_stride"])}
+    sl, co = _full(a, "slice", "sliced"), _full(a, "concat", "concatenated")
+    slicing = {k: (sl["axis"][i], sl["start"][i], sl["end"][i], sl["stride"][i]) for i, k in enumerate(a["sliced"])}
     back = dict(zip(a["back_edge_to"], a["back_edge_from"]))
     for k, (p, port) in enumerate(zip(params, a["input_ports"])):
+        if k == current:
+            continue
         value = _output(given[port])
         if k in slicing:
             ax, s, e, st = slicing[k]
@@ -119,8 +132,7 @@ def iterate(node: Any, given: list, attributes: dict, params: list, results: lis
             node.set_merged_input(p, value, results[back[k]].output(0))
         else:
             node.set_invariant_input(p, value)
-    concat = {j: (ax, s, e, st) for j, ax, s, e, st in zip(a["concatenated"], a["concat_axis"], a["concat_start"],
-                                                          a["concat_end"], a["concat_stride"])}
+    concat = {j: (co["axis"][i], co["start"][i], co["end"][i], co["stride"][i]) for i, j in enumerate(a["concatenated"])}
     outs = []
     for j, r in enumerate(a["output_results"]):
         if j in concat:
@@ -144,3 +156,22 @@ def _tensor_iterator(opset: Any, args: list, attributes: dict) -> Any:
 
 
 ADAPTERS["TensorIterator"] = _tensor_iterator
+
+
+def _loop(opset: Any, args: list, attributes: dict) -> Any:
+    import openvino.opset5 as ov5
+
+    given = list(args[:2]) + (list(args[2]) if len(args) > 2 and args[2] is not None else [])
+    model, params, results = body_model(attributes["body"])
+    current, condition = attributes["current_iteration"], attributes["body_condition"]
+    _check_iteration_maps("Loop-5 (opset5.loop)", given, attributes, params, results, current)
+    if not (-1 <= current < len(params) and 0 <= condition < len(results)):
+        raise _unsupported("Loop-5 (opset5.loop)", f"special body ports {[current, condition]} name no Parameter or Result")
+    node = ov5.loop(_output(given[0]), _output(given[1]))
+    node.set_function(model)
+    node.set_special_body_ports([current, condition])
+    iterate(node, given, attributes, params, results, current)
+    return node
+
+
+ADAPTERS["Loop"] = _loop

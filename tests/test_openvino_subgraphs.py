@@ -1,5 +1,5 @@
-"""OpenVINO's sub-graph operations: If-8 (port maps feeding each body's Parameters), its drawn cases
-on openvino-native, and the IR export of a case that carries bodies."""
+"""OpenVINO's sub-graph operations If-8, TensorIterator-1 and Loop-5: port maps, back edges, slicing and
+concatenation against values worked by hand, and drawn cases and the documents' examples on openvino-native."""
 from __future__ import annotations
 
 import numpy as np
@@ -113,18 +113,78 @@ def test_tensor_iterator_carries_a_state_and_concatenates_the_slices():
         oracle.evaluate(spec, [x, h], _ti_attrs(back_edge_to=[]))
 
 
-@pytest.mark.backend
-def test_tensor_iterator_document_examples_pass_on_openvino_native():
+def _examples_on_openvino(spec_id: str) -> list:
     pytest.importorskip("openvino")
     from opconform.backends import get
     from opconform.model import Case
     from opconform.suites import verdicts
 
-    spec = specs.load("openvino::TensorIterator-1")
+    spec = specs.load(spec_id)
     backend = get("openvino-native")
     got = []
     for e in spec.examples:
         case = Case(spec.id, dict(e.attributes), tuple(e.inputs), (True,),
                     oracle.expectation(spec, list(e.inputs), dict(e.attributes)))
         got.append(verdicts.judge(spec, case, backend.execute(spec, case))[0])
-    assert got == [Verdict.PASS] * len(spec.examples), got
+    return got
+
+
+@pytest.mark.backend
+def test_tensor_iterator_document_examples_pass_on_openvino_native():
+    got = _examples_on_openvino("openvino::TensorIterator-1")
+    assert got == [Verdict.PASS] * 2, got
+
+
+def _loop_attrs(**changes):
+    """Example 1's body: the condition i < stop, h + i carried (the back edge), h concatenated on axis 1."""
+    body = Graph((GraphValue("i", "int64", 0), GraphValue("h", "int64", 2), GraphValue("stop", "int64", 0)),
+                 (GraphValue("go", "bool", 0), GraphValue("h2", "int64", 2), GraphValue("h3", "int64", 2)),
+                 (Node("openvino::Less-1", ("i", "stop"), ("go",), {}), Node("openvino::Add-1", ("h", "i"), ("h2",), {}),
+                  Node("openvino::Identity-16", ("h",), ("h3",), {})), 16, "body")
+    attrs = {"body": body, "input_ports": [-1, 2, 3], "current_iteration": 0, "body_condition": 0,
+             "back_edge_from": [1], "back_edge_to": [1], "output_results": [1, 2], "concatenated": [1], "concat_axis": [1]}
+    attrs.update(changes)
+    return attrs
+
+
+def _loop(trip, go=True, stop=2, **changes):
+    spec = specs.load("openvino::Loop-5")
+    inputs = [np.array(trip, np.int64), np.array(go), np.array([[10]], np.int64), np.array(stop, np.int64)]
+    return [x.tolist() for x in oracle.evaluate(spec, inputs, _loop_attrs(**changes))]
+
+
+def test_loop_runs_while_the_trip_count_and_the_bodys_condition_allow():
+    """Worked by hand: h = 10, then h + i after iterations 0, 1, 2 (the condition 2 < 2 ends it):
+    13; the values h took concatenated: 10, 10, 11. A trip count of 2 ends it first, -1 never."""
+    assert _loop(5) == [[[13]], [[10, 10, 11]]]
+    assert _loop(-1) == [[[13]], [[10, 10, 11]]]
+    assert _loop(2) == [[[11]], [[10, 10]]]
+    assert _loop(5, stop=0) == [[[10]], [[10]]]  # the body's first condition is false: one iteration
+
+
+def test_loop_after_zero_iterations_gives_initial_states_and_empty_concatenations():
+    for trip, go in ((0, True), (3, False)):
+        last, cat = _loop(trip, go)
+        assert last == [[10]] and cat == [[]]
+
+
+def test_loop_a_sliced_input_ends_the_loop_when_its_slices_run_out():
+    """x = [[1, 2, 3]] sliced on axis 1 feeds Parameter 0 (no current iteration): h + x, 3 slices, trip 5."""
+    spec = specs.load("openvino::Loop-5")
+    body = Graph((GraphValue("x", "int64", 2), GraphValue("h", "int64", 2), GraphValue("go", "bool", 0)),
+                 (GraphValue("go2", "bool", 0), GraphValue("s", "int64", 2)),
+                 (Node("openvino::Identity-16", ("go",), ("go2",), {}), Node("openvino::Add-1", ("x", "h"), ("s",), {})),
+                 16, "body")
+    attrs = {"body": body, "input_ports": [2, 3, 4], "body_condition": 0, "sliced": [0], "slice_axis": [-1],
+             "back_edge_from": [1], "back_edge_to": [1], "output_results": [1, 1], "concatenated": [1], "concat_axis": [1]}
+    x, h = np.array([[1, 2, 3]], np.int64), np.array([[10]], np.int64)
+    last, cat = oracle.evaluate(spec, [np.array(5, np.int64), np.array(True), x, h, np.array(True)], attrs)
+    assert last.tolist() == [[16]] and cat.tolist() == [[11, 13, 16]]
+    with pytest.raises(RelationBroken, match="current_iteration_unconnected"):
+        oracle.evaluate(spec, [np.array(5, np.int64), np.array(True), x, h, np.array(True)], dict(attrs, current_iteration=0))
+
+
+@pytest.mark.backend
+def test_loop_document_examples_pass_on_openvino_native():
+    got = _examples_on_openvino("openvino::Loop-5")
+    assert got == [Verdict.PASS] * 2, got

@@ -79,7 +79,7 @@ presence, element_types, attributes = control_flow.presence, control_flow.elemen
 
 
 def inputs(draw, d: Draft) -> None:
-    {"If": _if, "TensorIterator": _tensor_iterator}[d.spec.operator](draw, d)
+    {"If": _if, "TensorIterator": _tensor_iterator, "Loop": _loop}[d.spec.operator](draw, d)
     d.constant_inputs = [False] * len(d.inputs)
 
 
@@ -166,6 +166,77 @@ def _tensor_iterator(draw, d: Draft) -> None:
     d.present = [True] * len(d.inputs)
     d.notes.append(f"tensor_iterator:sliced={m},merged={n},invariant={inv},concatenated={k}"
                    + (",backward" if any(r[2] < 0 for r in ranges) else ""))
+
+
+def _loop(draw, d: Draft) -> None:
+    """A trip count of -1 to 3, an execution condition, 0 to 1 input sliced on a drawn axis (0 to 3
+    slices), 0 to 2 merged states with their back edges, 0 to 1 invariant input; the condition either
+    Less(current iteration, stop) with stop an input as is, or an input flag passed on (Identity);
+    outputs: each state's last value or not, 0 to 2 per-iteration values concatenated on a drawn
+    axis (at least one output). A loop with trip count -1 and no slice ends by Less."""
+    t = pins.element_type(draw, d, d.port("inputs"), list(lane_types(d.port("inputs").types)))
+    it = pins.element_type(draw, d, d.port("trip_count"), list(d.port("trip_count").types))
+    elem = _shape(draw, d)
+    m, n, inv = draw(st.integers(0, 1)), draw(st.integers(0, 2)), draw(st.integers(0, 1))
+    inv = inv or int(not m and not n)  # the body's values need a lane to compute from
+    rank = len(elem) + (1 if m else 0)
+    a = draw(st.integers(0, len(elem))) if m else 0
+    length = draw(st.integers(0, 3))
+    state_shape = elem[:a] + (1,) + elem[a:] if m else elem
+    trip = draw(st.integers(-1, 3))
+    going = draw(st.booleans()) if draw(st.booleans()) else True
+    cond_kind = "less" if (trip == -1 and not m) else pick(draw, ["less", "flag"])
+    params = [GraphValue("b_i", it, 0)] if cond_kind == "less" or draw(st.booleans()) else []
+    current = 0 if params else -1
+    params += [GraphValue(f"b_x{i}", t, rank) for i in range(m)] + [GraphValue(f"b_h{i}", t, rank) for i in range(n)]
+    params += [GraphValue(f"b_c{i}", t, rank) for i in range(inv)]
+    lane = [p for p in params if p.type == t and p.name != "b_i"]
+    extra = [GraphValue("b_stop", it, 0)] if cond_kind == "less" else [GraphValue("b_flag", "bool", 0)]
+    params += extra
+    cond_node = (Node("openvino::Less-1", ("b_i", "b_stop"), ("b_go",), {}) if cond_kind == "less"
+                 else Node(UNARY[0], ("b_flag",), ("b_go",), {}))
+    k = draw(st.integers(0 if n else 1, 2))
+    states = _body(draw, "b_h", lane, n, t, rank)
+    scans = _body(draw, "b_y", lane, k, t, rank)
+    cond_first = draw(st.booleans())
+    go = (GraphValue("b_go", "bool", 0),)
+    outs = (go + states.outputs + scans.outputs) if cond_first else (states.outputs + scans.outputs + go)
+    shift = 1 if cond_first else 0
+    kept = [i for i in range(n) if draw(st.booleans())] if k else list(range(n))
+    out_axes = [draw(st.integers(-rank, rank - 1)) if rank else 0 for _ in range(k)]
+    if not rank:  # a scalar per iteration cannot be concatenated: its values are last values then
+        kept, k_cat = kept + [n + j for j in range(k)], 0
+    else:
+        k_cat = k
+    inner = [p for p in range(len(params)) if p != current]
+    order = list(draw(st.permutations(inner)))  # the inputs' order at the operation, after trip count and condition
+    d.attributes = {
+        "body": Graph(tuple(params), outs, (cond_node,) + states.nodes + scans.nodes, BODY_OPSET, "body"),
+        "input_ports": [-1 if p == current else 2 + order.index(p) for p in range(len(params))],
+        "current_iteration": current,
+        "body_condition": 0 if cond_first else len(outs) - 1,
+        "sliced": [current + 1] if m else [], "slice_axis": [pick(draw, [a, a - rank])] if m else [],
+        "back_edge_from": [shift + i for i in range(n)], "back_edge_to": [current + 1 + m + i for i in range(n)],
+        "output_results": [shift + i for i in kept] + [shift + n + j for j in range(k_cat)],
+        "concatenated": [len(kept) + j for j in range(k_cat)], "concat_axis": out_axes[:k_cat],
+    }
+    stop = draw(st.integers(0, 3))
+    by_param = {}
+    for p, v in enumerate(params):
+        if v.name.startswith("b_x"):
+            by_param[p] = lane_array(draw, t, elem[:a] + (length,) + elem[a:])
+        elif v.name == "b_stop":
+            by_param[p] = np.array(stop, dtypes.numpy_dtype(it))
+        elif v.name == "b_flag":
+            by_param[p] = np.array(draw(st.booleans()))
+        elif v.name != "b_i":
+            by_param[p] = lane_array(draw, t, state_shape)
+    d.dtypes = [it, "bool", t]
+    d.inputs = [np.array(trip, dtypes.numpy_dtype(it)).reshape(pick(draw, [(), (1,)])),
+                np.array(going).reshape(pick(draw, [(), (1,)]))] + [by_param[p] for p in order]
+    d.present = [True] * len(d.inputs)
+    d.notes.append(f"loop:trip={'-1' if trip < 0 else 'given'},condition={cond_kind},sliced={m},merged={n},"
+                   f"concatenated={k_cat}" + ("" if going else ",not_started"))
 
 
 def outputs(draw, d: Draft) -> None:

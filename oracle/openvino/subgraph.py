@@ -37,7 +37,8 @@ def run_body(spec: SpecVersion, body: Graph, fed: Sequence[Any]) -> list[Any]:
         return graph_body.run(spec, body, list(fed))
 
 
-def gathered(spec: SpecVersion, body: Graph, history: Sequence[Sequence[Any]], attributes: dict, j: int) -> Any:
+def gathered(spec: SpecVersion, body: Graph, history: Sequence[Sequence[Any]], attributes: dict, j: int,
+             policies: dict | None = None) -> Any:
     """Output j of TensorIterator or Loop after these iterations' Results: Result output_results[j]
     of the last iteration, or, where j is listed in `concatenated`, of every iteration concatenated on
     its concat_axis (in reverse order for a negative concat_stride)."""
@@ -47,7 +48,7 @@ def gathered(spec: SpecVersion, body: Graph, history: Sequence[Sequence[Any]], a
         return history[-1][r]
     k = listed.index(j)
     parts = [outs[r] for outs in history]
-    if attributes["concat_stride"][k] < 0:
+    if (attributes.get("concat_stride") or [1] * len(listed))[k] < 0:  # Loop's entries have no stride
         parts.reverse()
     if len({p.ndim for p in parts}) != 1 or parts[0].ndim == 0:
         raise RelationBroken(spec.id, "concat_rank", "error", f"{body.name} Result {r} cannot be concatenated: ranks {[p.ndim for p in parts]}")
@@ -55,4 +56,8 @@ def gathered(spec: SpecVersion, body: Graph, history: Sequence[Sequence[Any]], a
     if len({p.shape[:axis] + p.shape[axis + 1:] for p in parts}) > 1:  # the document gives no shape for it
         raise RelationBroken(spec.id, "result_shapes_change", "undefined",
                              f"{body.name} Result {r} of shapes {sorted({p.shape for p in parts})} across iterations")
+    if (policies or {}).get("concat_part_width") == "one" and any(p.shape[axis] != 1 for p in parts):
+        # OpenVINO's reading: each iteration gives one part of the IR's part_size (1) on the axis
+        raise RelationBroken(spec.id, "concat_part_width", "error",
+                             f"{body.name} Result {r} is {parts[0].shape[axis]} wide on concat axis {axis}, not 1")
     return np.concatenate(parts, axis=axis)

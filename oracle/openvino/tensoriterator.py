@@ -45,4 +45,4 @@ def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict, outpu
         if changed:  # the document's body Parameters declare one shape each (Example 2's dims)
             raise RelationBroken(spec.id, "state_shape_changes", "undefined",
                                  f"back edges give Parameters {changed} another shape than their first value's")
-    return tuple(subgraph.gathered(spec, body, history, attributes, j) for j in range(len(attributes["output_results"])))
+    return tuple(subgraph.gathered(spec, body, history, attributes, j, policies) for j in range(len(attributes["output_results"])))
