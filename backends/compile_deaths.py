@@ -18,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+import onnx
+
 
 class CompileDied(RuntimeError):
     """Compiling this model killed (or hung) an earlier worker of this run: a crash of the backend."""
@@ -53,3 +55,10 @@ def watched(backend: str, model_bytes: bytes, what: str) -> Iterator[None]:
     finally:  # returned or raised: the compile did not kill the process
         if mark is not None:
             mark.unlink(missing_ok=True)
+
+
+def described(model: onnx.ModelProto) -> str:
+    """The model as a mark names it: its operators, and its inputs' element types and dimensions."""
+    inputs = [f"{onnx.TensorProto.DataType.Name(i.type.tensor_type.elem_type)}"
+              f"[{','.join(str(d.dim_value or d.dim_param) for d in i.type.tensor_type.shape.dim)}]" for i in model.graph.input]
+    return f"{', '.join(n.op_type for n in model.graph.node)} on {', '.join(inputs) or 'no inputs'}"

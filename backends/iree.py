@@ -20,6 +20,7 @@ import numpy as np
 import onnx
 
 from opconform import dtypes
+from opconform.backends import compile_deaths
 from opconform.backends.base import phase
 from opconform.backends.onnx_base import OnnxBackend
 
@@ -77,7 +78,10 @@ class IreeBackend(OnnxBackend):
         return compiler if compiler == runtime else f"compiler {compiler}, runtime {runtime}"
 
     def load(self, model: onnx.ModelProto) -> Any:
-        vmfb = self._compile(self._import(model))
+        # the import runs in-process, onnx's shape inference first (it segfaults on GatherND-12 with a
+        # negative batch_dims): the mark keeps the next worker from importing the same model again
+        with compile_deaths.watched(self.name, model.SerializeToString(), compile_deaths.described(model)):
+            vmfb = self._compile(self._import(model))
         rt = self._runtime
         module = rt.VmModule.copy_buffer(self._config.vm_instance, vmfb)
         context = rt.SystemContext(vm_modules=[module], config=self._config)
@@ -120,7 +124,7 @@ class IreeBackend(OnnxBackend):
         return isinstance(exc, CompileFailed) and any(s in str(exc).lower() for s in _DYNAMIC)
 
     def classify(self, exc: BaseException, stage: str) -> str:
-        if isinstance(exc, CompilerDied):
+        if isinstance(exc, (CompilerDied, compile_deaths.CompileDied)):
             return "crash"
         text = str(exc).lower()
         return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"

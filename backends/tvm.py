@@ -67,7 +67,7 @@ class TvmBackend(OnnxBackend):
     def load(self, model: onnx.ModelProto) -> Any:
         # compiled in-process: LLVM or a pass that segfaults kills the worker, and the mark keeps
         # the next worker from compiling the same model again for each case of the signature
-        with compile_deaths.watched(self.name, model.SerializeToString(), _described(model)):
+        with compile_deaths.watched(self.name, model.SerializeToString(), compile_deaths.described(model)):
             module = self._from_onnx(model, keep_params_in_input=False)
             executable = self._tvm.compile(module, target=self._target)
             return Compiled(self._relax.VirtualMachine(executable, self._device), self._device)
@@ -107,12 +107,6 @@ def _without_torch() -> Iterator[None]:
     finally:
         if sys.modules.get("torch", 0) is None:
             del sys.modules["torch"]
-
-
-def _described(model: onnx.ModelProto) -> str:
-    """The model as a compile mark names it: its operators and input element types."""
-    types = [onnx.TensorProto.DataType.Name(i.type.tensor_type.elem_type) for i in model.graph.input]
-    return f"{', '.join(n.op_type for n in model.graph.node)} on {', '.join(types) or 'no inputs'}"
 
 
 def _flat(value: Any) -> list[Any]:
