@@ -56,11 +56,13 @@ def _prior_box(opset: Any, args: list, attributes: dict) -> Any:
 
 def _node_factory(operator: str, since: int) -> Callable[[Any, list, dict], Any]:
     """An operation no openvino.opsetN module has a Python function for (the ExperimentalDetectron
-    family): built by OpenVINO's generic NodeFactory of its opset, attributes by their IR names."""
+    family), or whose function checks its attributes narrower than the IR: built by OpenVINO's generic
+    NodeFactory of its opset, attributes by their IR names, absent trailing inputs left out."""
     def adapter(opset: Any, args: list, attributes: dict) -> Any:
         from openvino.utils.node_factory import NodeFactory
 
-        return NodeFactory(f"opset{since}").create(operator, [a.output(0) for a in args], dict(attributes))
+        given = [a.output(0) for a in args if a is not None]
+        return NodeFactory(f"opset{since}").create(operator, given, dict(attributes))
     return adapter
 
 
@@ -69,4 +71,5 @@ ADAPTERS["ExperimentalDetectronPriorGridGenerator"] = _node_factory("Experimenta
 ADAPTERS["PriorBoxClustered"] = _prior_box_clustered
 ADAPTERS["PriorBox"] = _prior_box
 ADAPTERS["Proposal"] = _node_factory("Proposal", 4)  # proposal() wants numpy unsigned ints for its int attributes
+ADAPTERS["DetectionOutput"] = _node_factory("DetectionOutput", 8)
 ADAPTERS["ROIPooling"] = _roi_pooling

@@ -220,3 +220,54 @@ def test_generate_proposals_generated_cases_pass_on_openvino():
         a = case.attributes
         refused = a["pre_nms_count"] == 0 or a["post_nms_count"] == 0 or a.get("nms_eta", 1.0) != 1.0
         assert verdict is Verdict.PASS or (verdict is Verdict.ERROR and refused), (verdict, case.id)
+
+
+def _detections(inputs: list, **attributes) -> np.ndarray:
+    spec = specs.load("openvino::DetectionOutput-8")
+    return np.asarray(oracle.evaluate(spec, inputs + [None, None], spec.resolved_attributes(attributes))[0]).reshape(-1, 7)
+
+
+def _two_priors(variance: float = 0.1) -> np.ndarray:
+    return np.array([[[0, 0, 0.5, 0.5, 0.5, 0.5, 1, 1], [variance] * 8]], np.float32)
+
+
+def test_detection_output_center_size_decoding_by_hand():
+    """CENTER_SIZE: prior [0, 0, 0.5, 0.5] (centre 0.25, size 0.5), offsets [1, 0, ln 2 / 0.2, 0] with variances
+    [0.1, 0.1, 0.2, 0.2]: centre x 0.25 + 0.1 * 1 * 0.5 = 0.3, width 0.5 * 2 = 1 -> [-0.2, 0, 0.8, 0.5] (by hand)."""
+    priors = np.array([[[0, 0, 0.5, 0.5], [0.1, 0.1, 0.2, 0.2]]], np.float32)
+    loc = np.array([[1, 0, np.log(2) / 0.2, 0]], np.float32)
+    got = _detections([loc, np.array([[0.1, 0.9]], np.float32), priors], keep_top_k=[1], nms_threshold=0.5,
+                      normalized=True, code_type="caffe.PriorBoxParameter.CENTER_SIZE")
+    np.testing.assert_allclose(got, [[0, 1, 0.9, -0.2, 0, 0.8, 0.5]], atol=1e-6)
+
+
+def test_detection_output_keep_top_k_by_score_then_rows_by_label():
+    """Three classes (background 0) over two priors: class 1 scores 0.6 and 0.2, class 2 0.3 and 0.5; keep_top_k 3
+    keeps 0.6, 0.5, 0.3 and writes class 1's row before class 2's two, each class in score order (by hand)."""
+    conf = np.array([[0.1, 0.6, 0.3, 0.3, 0.2, 0.5]], np.float32)
+    got = _detections([np.zeros((1, 8), np.float32), conf, _two_priors()], keep_top_k=[3], nms_threshold=0.5,
+                      normalized=True)
+    np.testing.assert_allclose(got[:, :3], [[0, 1, 0.6], [0, 2, 0.5], [0, 2, 0.3]], rtol=1e-6)
+    np.testing.assert_allclose(got[1:, 3:], [[0.5, 0.5, 1, 1], [0, 0, 0.5, 0.5]])
+
+
+def test_detection_output_mxnet_keeps_one_class_per_prior_and_lowers_labels():
+    """decrease_label_id: each prior's best class (from 1) only: prior 0 class 1 (0.6), prior 1 class 2 (0.5),
+    written with labels 0 and 1; the end row -1 after them (keep_top_k 3)."""
+    conf = np.array([[0.1, 0.6, 0.3, 0.3, 0.2, 0.5]], np.float32)
+    got = _detections([np.zeros((1, 8), np.float32), conf, _two_priors()], keep_top_k=[3], nms_threshold=0.5,
+                      normalized=True, decrease_label_id=True)
+    np.testing.assert_allclose(got[:, :3], [[0, 0, 0.6], [0, 1, 0.5], [-1, 0, 0]], rtol=1e-6)
+
+
+@pytest.mark.backend
+@pytest.mark.slow
+def test_detection_output_generated_cases_pass_on_openvino():
+    """float64 left out (OpenVINO's CPU plugin computes it in float32), and decrease_label_id with a
+    background_label_id other than 0, which the plugin refuses (both in the README)."""
+    got = _isolated_verdicts("openvino::DetectionOutput-8", 8, 11)
+    assert any(v is Verdict.PASS for v, _ in got), got
+    for verdict, case in got:
+        refused = case.attributes.get("decrease_label_id") and case.attributes.get("background_label_id", 0) != 0
+        if np.asarray(case.inputs[0]).dtype != np.float64 and not refused:
+            assert verdict is Verdict.PASS, (verdict, case.id)
