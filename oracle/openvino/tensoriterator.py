@@ -8,12 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 from opconform.model import RelationBroken, SpecVersion
+from opconform.specs import normalize_axis
 from opconform.oracle.openvino import subgraph
 
 
 def slice_indices(dim: int, start: int, end: int, stride: int) -> list[int]:
     """The indices an axis of `dim` entries is iterated at."""
-    first, last = (start + dim if start < 0 else start), (end + dim if end < 0 else end)
+    first, last = normalize_axis(start, dim), normalize_axis(end, dim)  # an index counted from the end, as an axis is
     return list(range(first, last + (1 if stride > 0 else -1), stride))
 
 
