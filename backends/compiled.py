@@ -81,6 +81,7 @@ class Prepared:
     io: ModelIO
     handle: Any = None  # the compiled model, when dynamic dimensions work
     per_shape: OrderedDict = field(default_factory=OrderedDict)  # input shapes -> handle, otherwise
+    fixed: str = "all"  # which inputs a per-shape model fixes (static_shapes): "all", or a backend's narrower choice
 
 
 class CompiledModelBackend(Backend):
@@ -158,13 +159,19 @@ class CompiledModelBackend(Backend):
         with phase("harness"):
             return prepared.io.place(spec, got)
 
+    def static_shapes(self, prepared: Prepared, feeds: dict[str, np.ndarray]) -> dict[str, tuple[int, ...]]:
+        """The input shapes a per-shape model fixes, which are also its cache key: every input's,
+        unless a backend compiles some inputs dynamic still (OpenVINO, per prepared.fixed)."""
+        return {n: a.shape for n, a in feeds.items()}
+
     def _static_handle(self, prepared: Prepared, feeds: dict[str, np.ndarray]) -> Any:
-        key = tuple((n, a.shape) for n, a in feeds.items())
+        shapes = self.static_shapes(prepared, feeds)
+        key = tuple(shapes.items())
         handle = prepared.per_shape.get(key)
         if handle is None:
             # fixing the shapes is opconform's work, unless the runtime checks the model as it is changed
             with phase("backend" if self.backend_errors_in_build else "harness"):
-                static = self.specialize(prepared.model, {n: a.shape for n, a in feeds.items()})
+                static = self.specialize(prepared.model, shapes)
             try:
                 handle = self.timed_build(self.load, static)
             except Exception as e:

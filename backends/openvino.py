@@ -10,7 +10,7 @@ from opconform.backends import openvino_common
 from opconform.backends.onnx_base import OnnxBackend
 
 
-class OpenVinoOnnxBackend(OnnxBackend):
+class OpenVinoOnnxBackend(openvino_common.FewerCompiles, OnnxBackend):
     name = "openvino"
 
     def __init__(self) -> None:

@@ -2,12 +2,16 @@
 and which OpenVINO failures mean "not implemented"."""
 from __future__ import annotations
 
+import json
+import os
 from typing import Any, Sequence
 
 import numpy as np
 
 from opconform import dtypes
-from opconform.backends.base import phase
+from opconform.backends.base import BuildFailed, phase, short_message
+from opconform.backends.compiled import CompiledModelBackend, Prepared
+from opconform.model import Case, SpecVersion
 
 # substrings (lower-case) of OpenVINO messages that say it does not implement something
 _UNSUPPORTED = ("not supported", "unsupported", "not implemented", "doesn't support", "does not support",
@@ -79,3 +83,90 @@ def needs_static(exc: BaseException) -> bool:
     input: [18446744073709551615,18446744073709551615]")."""
     text = str(exc).lower()
     return "dynamic" in text or "18446744073709551615" in text
+
+
+# OPCONFORM_OPENVINO_REUSE=0: every model the CPU plugin refuses dynamic is compiled per whole input
+# shape, and each signature tries the dynamic model first (as before issue 18; for comparisons)
+REUSE_ENV = "OPCONFORM_OPENVINO_REUSE"
+DYNAMIC, INTEGERS, ALL = "dynamic", "integers", "all"
+
+
+def reuse_on() -> bool:
+    return os.environ.get(REUSE_ENV, "1") != "0"
+
+
+class FewerCompiles(CompiledModelBackend):
+    """Compiles for OpenVINO's CPU plugin, which costs a tenth of a second each, kept few.
+
+    Where the plugin refuses the dynamic model, it is mostly for an output whose rank a shape-
+    setting input decides (Reshape's shape, Squeeze's axes, TopK's K, GatherND's indices): fixing
+    the shapes of the integer inputs only, the other inputs stay dynamic, and one model serves every
+    shape of those (the "integers" tier); where that is refused as well, every input's shape is
+    fixed ("all", as CompiledModelBackend does). The tier an operator and its attributes needed is
+    remembered, so their next signatures skip the refused compiles (a refused compile costs nearly
+    as much as one that succeeds)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reuse = reuse_on()
+        self._tiers: dict[tuple[str, str], str] = {}  # (spec id, attributes) -> the tier that compiled
+
+    def static_shapes(self, prepared: Prepared, feeds: dict[str, np.ndarray]) -> dict[str, tuple[int, ...]]:
+        # an empty integer input (Expand's shape []) leaves the output's shape to the dynamic inputs,
+        # which the CPU plugin gets wrong (Expand-13 answered [0, 0, 0] for [2, 2, 2]; static, it
+        # answers the shape right): such a case runs on the model with every shape fixed, as before
+        if prepared.fixed != INTEGERS or any(_integer(a) and a.size == 0 for a in feeds.values()):
+            return super().static_shapes(prepared, feeds)
+        return {n: a.shape for n, a in feeds.items() if _integer(a)}
+
+    def _static_handle(self, prepared: Prepared, feeds: dict[str, np.ndarray]) -> Any:
+        try:
+            return super()._static_handle(prepared, feeds)
+        except BuildFailed as e:
+            if prepared.fixed != INTEGERS or not self.needs_static(e.cause):
+                raise
+        # the plugin refuses these integer shapes with the others dynamic: this case's model fixes all
+        prepared.fixed = ALL
+        try:
+            return super()._static_handle(prepared, feeds)
+        finally:
+            prepared.fixed = INTEGERS
+
+    def prepare(self, spec: SpecVersion, case: Case) -> Prepared:
+        if not self.reuse:
+            return super().prepare(spec, case)
+        prepared = self._build(spec, case)
+        key = (spec.id, json.dumps(dict(case.attributes), sort_keys=True, default=repr))
+        first: BaseException | None = None  # the dynamic model's refusal, where it was tried
+        if self._tiers.get(key, DYNAMIC) == DYNAMIC:
+            try:
+                prepared.handle = self.load(prepared.model)
+                return prepared
+            except Exception as e:
+                if not self.needs_static(e):
+                    raise
+                first = e
+        with phase("harness"):
+            feeds = prepared.io.feeds(case)
+        narrower = any(_integer(a) for a in feeds.values()) and not all(_integer(a) for a in feeds.values())
+        for tier in ((INTEGERS, ALL) if narrower and self._tiers.get(key) != ALL else (ALL,)):
+            prepared.fixed = tier
+            prepared.per_shape.clear()
+            try:
+                super()._static_handle(prepared, feeds)  # without the fallback above: this tests the tier
+            except BuildFailed as again:
+                if tier == INTEGERS and self.needs_static(again.cause):
+                    continue  # still refused for dynamic dimensions: fix them all
+                # failing as the dynamic model did, it was never about the dimensions: the whole
+                # signature fails at once (CompiledModelBackend.prepare); otherwise each shape's own
+                if first is not None and short_message(again.cause) == short_message(first):
+                    raise again.cause from None
+                return prepared
+            self._tiers[key] = tier
+            return prepared
+        return prepared
+
+
+def _integer(a: Any) -> bool:
+    """An input whose values may set an output's rank or sizes: an integer tensor."""
+    return isinstance(a, np.ndarray) and a.dtype.kind in "iu"

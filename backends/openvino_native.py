@@ -12,7 +12,7 @@ import numpy as np
 from opconform import dtypes
 from opconform.backends import openvino_common, openvino_state
 from opconform.backends.base import phase
-from opconform.backends.compiled import CompiledModelBackend, ModelIO
+from opconform.backends.compiled import ModelIO
 from opconform.model import Case, Port, SpecVersion
 
 
@@ -34,7 +34,7 @@ def folded(spec: SpecVersion, case: Case) -> Case:
     return case if new == flags else dataclasses.replace(case, constant_inputs=tuple(new))
 
 
-class OpenVinoNativeBackend(CompiledModelBackend):
+class OpenVinoNativeBackend(openvino_common.FewerCompiles):
     name = "openvino-native"
     dialects = ("openvino",)
 

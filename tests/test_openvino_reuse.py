@@ -1,0 +1,71 @@
+"""OpenVINO compiles fewer models (issue 18): where its CPU plugin refuses the dynamic model, only
+the integer inputs' shapes are fixed and one model serves every shape of the others, and the tier
+an operator needed is remembered. Verdicts must not change: the same cases run with the reuse off
+(OPCONFORM_OPENVINO_REUSE=0, every input's shape fixed) and on, case for case."""
+import numpy as np
+import pytest
+
+from helpers_runner import planned_cases
+from opconform import oracle, specs
+from opconform.model import Case
+from opconform.backends import openvino_common
+from opconform.suites import verdicts
+
+# Reshape (shape), TopK (K) and Expand (shape) are refused dynamic and take the integers tier;
+# GatherND needs every shape fixed; Abs compiles dynamic
+SPECS = ("onnx::Reshape-21", "onnx::TopK-11", "onnx::Expand-13", "onnx::GatherND-13", "onnx::Abs-13")
+
+
+def run_with(reuse: bool, monkeypatch, cases: dict) -> tuple[dict, int]:
+    """Verdict per case id, and how many models the backend compiled (refused ones included)."""
+    pytest.importorskip("openvino")
+    from opconform.backends.openvino import OpenVinoOnnxBackend
+
+    monkeypatch.setenv(openvino_common.REUSE_ENV, "1" if reuse else "0")
+    backend = OpenVinoOnnxBackend()
+    compiles = []
+    real_load = backend.load
+    backend.load = lambda model: (compiles.append(1), real_load(model))[1]  # the real compile, counted
+    got = {}
+    for spec_id, spec_cases in cases.items():
+        spec = specs.load(spec_id)
+        for case in spec_cases:
+            got[case.id] = verdicts.judge(spec, case, backend.execute(spec, case))[0]
+    return got, len(compiles)
+
+
+@pytest.fixture(scope="module")
+def cases():
+    return {s: planned_cases(s, "smoke") for s in SPECS}
+
+
+@pytest.mark.backend
+def test_verdicts_with_reuse_equal_verdicts_without(cases, monkeypatch):
+    before, compiles_before = run_with(False, monkeypatch, cases)
+    after, compiles_after = run_with(True, monkeypatch, cases)
+    assert sum(len(c) for c in cases.values()) == len(before) > 20
+    assert after == before
+    assert compiles_after < compiles_before, (compiles_after, compiles_before)
+
+
+@pytest.mark.backend
+def test_one_reshape_model_serves_every_data_shape(monkeypatch):
+    """Reshape's data stays dynamic: cases of one signature and one length of `shape` compile once."""
+    spec = specs.load("onnx::Reshape-21")
+    pairs = [((2, 3), [3, 2]), ((3, 2), [2, 3]), ((1, 6), [6, 1]), ((6, 1), [1, 6]), ((2, 4), [4, 2])]
+    group = []
+    for data_shape, target in pairs:
+        inputs = (np.arange(np.prod(data_shape), dtype=np.float32).reshape(data_shape), np.array(target, dtype=np.int64))
+        group.append(Case(spec.id, {}, inputs, (True,), oracle.expectation(spec, inputs, {})))
+    got, compiles = run_with(True, monkeypatch, {spec.id: group})
+    assert compiles == 2, compiles  # the refused dynamic model, then the one with `shape` fixed
+    assert set(got.values()) == {verdicts.Verdict.PASS}, got
+    _, compiles_before = run_with(False, monkeypatch, {spec.id: group})
+    assert compiles_before == 1 + len(pairs), compiles_before  # per whole input shape
+
+
+def test_the_reuse_is_on_unless_turned_off(monkeypatch):
+    monkeypatch.delenv(openvino_common.REUSE_ENV, raising=False)
+    assert openvino_common.reuse_on()
+    monkeypatch.setenv(openvino_common.REUSE_ENV, "0")
+    assert not openvino_common.reuse_on()
