@@ -49,7 +49,8 @@ def test_an_operation_without_its_own_module_runs_the_onnx_kernel():
                    "Squeeze", "PReLU", "DepthToSpace", "SpaceToDepth", "Pad", "OneHot", "Unique",
                    "ReverseSequence", "TopK", "Broadcast", "ScatterElementsUpdate", "ScatterNDUpdate", "GroupNormalization", "MaxPool", "AvgPool",
                    "LRN", "MVN", "Col2Im", "NormalizeL2", "StridedSlice", "Interpolate",
-                   "ROIPooling", "DeformableConvolution"}, own  # bilinear method; locations shifted to the map's edge
+                   "ROIPooling", "DeformableConvolution",  # bilinear method; locations shifted to the map's edge
+                   "Constant"}, own  # the IR example gives no content: its type and shape are checked on zeros
 
 
 @pytest.mark.parametrize("spec", [v for v in MAPPED if v.operator in ("Add", "ReduceSum", "Reshape", "Transpose", "Split", "Clamp", "IsInf")],
