@@ -40,21 +40,41 @@ def watched(backend: str, model_bytes: bytes, what: str) -> Iterator[None]:
     what: how the mark names the compile (the first case's signature, for the message)."""
     mark = _folder(backend) / hashlib.sha256(model_bytes).hexdigest()[:32]
     try:
-        earlier = mark.read_text()
-    except OSError:
-        earlier = None
-    if earlier is not None:
+        owner, earlier = mark.read_text().split("\n", 1)
+    except (OSError, ValueError):
+        owner = None
+    if owner is not None and not _alive(int(owner)):
         raise CompileDied(f"compiling this same model did not return in an earlier worker (it died or hung): {earlier}")
-    try:
-        mark.parent.mkdir(parents=True, exist_ok=True)
-        mark.write_text(what)
-    except OSError:
-        mark = None  # no mark, no memory: a death only costs one more worker
+    if owner is not None:
+        mark = None  # another worker compiles it now (a signature's cases split over two batches)
+    else:
+        try:
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            tmp = mark.with_suffix(f".{os.getpid()}")
+            tmp.write_text(f"{os.getpid()}\n{what}")
+            os.replace(tmp, mark)
+        except OSError:
+            mark = None  # no mark, no memory: a death only costs one more worker
     try:
         yield
     finally:  # returned or raised: the compile did not kill the process
         if mark is not None:
             mark.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (a dead worker not yet reaped is a zombie: dead)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (OSError, IndexError):
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def described(model: onnx.ModelProto) -> str:

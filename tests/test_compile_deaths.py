@@ -131,3 +131,13 @@ def test_a_compiler_backend_is_not_probed_and_says_why(tmp_path, name):
     assert runner._probe(config, backend, ["onnx::Relu-14"], runner.RunSummary(), Listener()) is None
     assert asked == []
     assert not backends.get("reference").skips_probe
+
+
+def test_a_compile_another_live_worker_runs_now_is_no_death(marks):
+    """A signature's cases split over two batches: two workers compile the same model at once."""
+    marks.append(compile_deaths._folder("testing-concurrent"))
+    with compile_deaths.watched("testing-concurrent", b"model", "first worker"):
+        with compile_deaths.watched("testing-concurrent", b"model", "second worker"):  # no CompileDied
+            pass
+        assert any(marks[0].iterdir())  # the first worker's mark stays while it compiles
+    assert not any(marks[0].iterdir())
