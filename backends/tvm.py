@@ -30,11 +30,16 @@ _UNSUPPORTED = ("opnotimplemented", "not supported", "unsupported", "not impleme
                 "tensorcopyfrombytes: size mismatch",
                 # a converter's stated limit ("Only resize1d/resize2d/resize3d are supported.") and
                 # Reshape's refusal of a shape that is not a constant (a graph input)
-                "are supported", "requires the input new shape to be shape")
+                "are supported", "requires the input new shape to be shape",
+                # a converter that leaves out outputs it does not compute (BatchNormalization's
+                # training outputs: "Missing outputs during conversion. Expected 5 but Got 3")
+                "missing outputs during conversion")
 # ... and that a build may have failed only because a dimension was symbolic (LegalizeOps leaves an
 # operator whose broadcast it cannot prove for symbolic dimensions to a VM that cannot run it)
 _DYNAMIC = ("dynamic", "symbolic", "primexpr", "tir.var", "intimm", "static", "expected int",
-            "codegenvm cannot emit")
+            "codegenvm cannot emit",
+            # a converter that reads a dimension as a number (AveragePool's auto_pad: int(shape[i]))
+            "not 'var'")
 
 
 @dataclass

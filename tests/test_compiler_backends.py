@@ -153,3 +153,30 @@ def test_tvm_stated_limits_are_unsupported_and_internal_failures_errors():
     assert tvm.classify(_refused(tvm, resize), "build") == "unsupported"
     assert tvm.classify(_refused(tvm, reshape), "build") == "unsupported"
     assert tvm.classify(_refused(tvm, pad), "build") == "error"
+
+
+@pytest.mark.backend
+def test_tvm_retries_per_shape_where_a_converter_reads_a_dimension_and_refuses_training_outputs():
+    """AveragePool with auto_pad SAME_UPPER: TVM's converter reads a dimension as a number (int()
+    of a symbolic Var), so the signature compiles per shape, and that compile answers as onnx.reference
+    does. BatchNormalization-6 in training mode: the converter makes 3 of its 5 outputs, a stated
+    limit (unsupported), not a wrong answer."""
+    from onnx.reference import ReferenceEvaluator
+
+    tvm = _backend("tvm")
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "c", "w"])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    node = helper.make_node("AveragePool", ["x"], ["y"], auto_pad="SAME_UPPER", kernel_shape=[3], strides=[2])
+    pool = helper.make_model(helper.make_graph([node], "pool", [x], [y]), opset_imports=[helper.make_opsetid("", 19)])
+    assert tvm.needs_static(_refused(tvm, pool))
+    data = np.arange(14, dtype=np.float32).reshape(1, 2, 7)
+    static = tvm.specialize(pool, {"x": data.shape})
+    got = tvm.infer(tvm.load(static), {"x": data}, ["y"])[0]
+    np.testing.assert_allclose(got, ReferenceEvaluator(pool).run(None, {"x": data})[0], rtol=1e-6)
+
+    names = ["x", "scale", "b", "mean", "var"]
+    ins = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2, 3] if n == "x" else [3]) for n in names]
+    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, None) for n in ["y", "m", "v", "sm", "sv"]]
+    node = helper.make_node("BatchNormalization", names, ["y", "m", "v", "sm", "sv"], is_test=0)
+    norm = helper.make_model(helper.make_graph([node], "bn", ins, outs), opset_imports=[helper.make_opsetid("", 6)])
+    assert tvm.classify(_refused(tvm, norm), "build") == "unsupported"
