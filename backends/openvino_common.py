@@ -157,6 +157,8 @@ class FewerCompiles(CompiledModelBackend):
             except BuildFailed as again:
                 if tier == INTEGERS and self.needs_static(again.cause):
                     continue  # still refused for dynamic dimensions: fix them all
+                if first is None:  # refused for another reason, the dynamic model untried: as before
+                    return super().prepare(spec, case)
                 # failing as the dynamic model did, it was never about the dimensions: the whole
                 # signature fails at once (CompiledModelBackend.prepare); otherwise each shape's own
                 if first is not None and short_message(again.cause) == short_message(first):
