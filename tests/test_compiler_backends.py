@@ -180,3 +180,21 @@ def test_tvm_retries_per_shape_where_a_converter_reads_a_dimension_and_refuses_t
     node = helper.make_node("BatchNormalization", names, ["y", "m", "v", "sm", "sv"], is_test=0)
     norm = helper.make_model(helper.make_graph([node], "bn", ins, outs), opset_imports=[helper.make_opsetid("", 6)])
     assert tvm.classify(_refused(tvm, norm), "build") == "unsupported"
+
+
+@pytest.mark.backend
+def test_iree_float64_math_it_cannot_link_is_unsupported():
+    """float64 kept float64 (COMPILE_FLAGS): IREE's llvm-cpu leaves acos to a libm the executable
+    does not link ("undefined symbol: acos"): a function it has no code for, unsupported."""
+    iree = _backend("iree")
+    x = helper.make_tensor_value_info("x", TensorProto.DOUBLE, ["n"])
+    y = helper.make_tensor_value_info("y", TensorProto.DOUBLE, ["n"])
+    model = helper.make_model(helper.make_graph([helper.make_node("Acos", ["x"], ["y"])], "acos", [x], [y]),
+                              opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
+    try:
+        iree.load(model)
+    except Exception as e:  # noqa: BLE001 - what IREE raises is the subject
+        assert "undefined symbol" in str(e), str(e)[:500]
+        assert iree.classify(e, "build") == "unsupported"
+    else:
+        pytest.skip("this IREE links float64 acos")
