@@ -2,15 +2,17 @@
 across input shapes (issue 18: "OpenVINO's ci run spends at most half as long building models").
 
     python benchmarks/bench_openvino_builds.py [--backend openvino] [--spec PATTERN] [--profile ci]
-                                               [--seed 0] [--jobs 2] [--modes before,after]
+                                               [--seed 0] [--jobs 2] [--modes before,after,warm]
 
 Each mode is one `opconform run` of the same cases (same spec pattern, profile and seed, no probe),
-one after the other in this script's run, so both share the machine's load: "before" with
+one after the other in this script's run, so all share the machine's load: "before" with
 OPCONFORM_OPENVINO_REUSE=0 (every model the CPU plugin refuses dynamic compiled per whole input
-shape, each signature trying the dynamic model first), "after" with the reuse on
-(backends/openvino_common.FewerCompiles). Printed per mode, from the results' recorded times:
-cases, builds (cases that paid for at least one compile), build seconds, run seconds and wall
-time; then the after/before ratios and every case whose verdict differs between the modes.
+shape, each signature trying the dynamic model first, no compiled-model cache), "after" with the
+reuse on (backends/openvino_common.FewerCompiles) and OpenVINO's compiled-model cache empty at
+the start, "warm" the same again on the cache "after" filled (a second run of the same cases).
+Printed per mode, from the results' recorded times: cases, builds (cases that paid for at least
+one compile or cache import), build seconds, run seconds and wall time; then each mode's ratios
+to "before" and every case whose verdict differs from its verdict before.
 """
 from __future__ import annotations
 
@@ -31,14 +33,15 @@ SUBSET = ("onnx::Cast-23,onnx::CastLike-23,onnx::OneHot-11,onnx::Reshape-21,onnx
           "onnx::ArgMax-13,onnx::Abs-13,onnx::Add-14,onnx::Gather-13,onnx::Slice-13,onnx::Concat-13,"
           "onnx::ReduceSum-13,onnx::Transpose-21,onnx::MatMul-13,onnx::TopK-11,onnx::Pad-21,onnx::GatherND-13,"
           "onnx::Resize-19")
-MODES = {"before": "0", "after": "1"}  # OPCONFORM_OPENVINO_REUSE per mode
+MODES = {"before": "0", "after": "1", "warm": "1"}  # OPCONFORM_OPENVINO_REUSE per mode
 
 
 def one(mode: str, args: argparse.Namespace, out: Path) -> dict:
     cmd = [sys.executable, "-m", "opconform", "run", "--backend", args.backend, "--profile", args.profile,
            "--seed", str(args.seed), "--jobs", str(args.jobs), "--spec", args.spec, "--no-probe",
            "--out", str(out), "--no-report"]
-    env = {**os.environ, "OPCONFORM_OPENVINO_REUSE": MODES[mode]}
+    # after and warm share a compiled-model cache that starts empty: warm is the second run on it
+    env = {**os.environ, "OPCONFORM_OPENVINO_REUSE": MODES[mode], "OPCONFORM_OPENVINO_CACHE": str(out.parent / "models")}
     t0 = perf_counter()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     wall = perf_counter() - t0
@@ -60,13 +63,13 @@ def main() -> None:
     ap.add_argument("--profile", default="ci")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--modes", default="before,after", help="which, in this order (before, after)")
+    ap.add_argument("--modes", default="before,after,warm", help="which, in this order (before, after, warm)")
     ap.add_argument("--keep", default=None, help="write the results directories here instead of a temporary folder")
     args = ap.parse_args()
     modes = [m for m in args.modes.split(",") if m]
     unknown = [m for m in modes if m not in MODES]
     if unknown:
-        raise SystemExit(f"--modes: unknown mode(s) {', '.join(unknown)}; expected before, after")
+        raise SystemExit(f"--modes: unknown mode(s) {', '.join(unknown)}; expected before, after, warm")
 
     with tempfile.TemporaryDirectory(prefix="bench_openvino_builds_") as tmp:
         root = Path(args.keep or tmp)
@@ -75,9 +78,9 @@ def main() -> None:
     print(f"{'mode':8s} {'cases':>6s} {'builds':>7s} {'build s':>8s} {'run s':>7s} {'wall s':>7s}  compiled")
     for m, g in got.items():
         print(f"{m:8s} {g['cases']:6d} {g['builds']:7d} {g['build']:8.1f} {g['run']:7.1f} {g['wall']:7.1f}  {dict(g['compiled'])}")
-    if "before" in got and "after" in got:
-        b, a = got["before"], got["after"]
-        print(f"after/before: builds {a['builds'] / max(b['builds'], 1):.2f}, build seconds {a['build'] / max(b['build'], 1e-9):.2f} "
+    for m in [m for m in ("after", "warm") if m in got and "before" in got]:
+        b, a = got["before"], got[m]
+        print(f"\n{m}/before: builds {a['builds'] / max(b['builds'], 1):.2f}, build seconds {a['build'] / max(b['build'], 1e-9):.2f} "
               f"(target <= 0.5), wall {a['wall'] / b['wall']:.2f}")
         differ = sorted((b["verdicts"][c][0], c, b["verdicts"][c][1], a["verdicts"][c][1])
                         for c in b["verdicts"].keys() & a["verdicts"].keys() if b["verdicts"][c][1] != a["verdicts"][c][1])

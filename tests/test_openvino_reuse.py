@@ -1,7 +1,8 @@
 """OpenVINO compiles fewer models (issue 18): where its CPU plugin refuses the dynamic model, only
-the integer inputs' shapes are fixed and one model serves every shape of the others, and the tier
-an operator needed is remembered. Verdicts must not change: the same cases run with the reuse off
-(OPCONFORM_OPENVINO_REUSE=0, every input's shape fixed) and on, case for case."""
+the integer inputs' shapes are fixed and one model serves every shape of the others, the tier
+an operator needed is remembered, and OpenVINO's compiled-model cache keeps models between runs.
+Verdicts must not change: the same cases run with the reuse off (OPCONFORM_OPENVINO_REUSE=0,
+every input's shape fixed, no cache), on, and on again with the cache warm, case for case."""
 import numpy as np
 import pytest
 
@@ -16,12 +17,13 @@ from opconform.suites import verdicts
 SPECS = ("onnx::Reshape-21", "onnx::TopK-11", "onnx::Expand-13", "onnx::GatherND-13", "onnx::Abs-13")
 
 
-def run_with(reuse: bool, monkeypatch, cases: dict) -> tuple[dict, int]:
+def run_with(reuse: bool, monkeypatch, cases: dict, model_cache) -> tuple[dict, int]:
     """Verdict per case id, and how many models the backend compiled (refused ones included)."""
     pytest.importorskip("openvino")
     from opconform.backends.openvino import OpenVinoOnnxBackend
 
     monkeypatch.setenv(openvino_common.REUSE_ENV, "1" if reuse else "0")
+    monkeypatch.setenv(openvino_common.CACHE_ENV, str(model_cache))
     backend = OpenVinoOnnxBackend()
     compiles = []
     real_load = backend.load
@@ -40,16 +42,23 @@ def cases():
 
 
 @pytest.mark.backend
-def test_verdicts_with_reuse_equal_verdicts_without(cases, monkeypatch):
-    before, compiles_before = run_with(False, monkeypatch, cases)
-    after, compiles_after = run_with(True, monkeypatch, cases)
+def test_verdicts_with_reuse_equal_verdicts_without(cases, monkeypatch, tmp_path):
+    before, compiles_before = run_with(False, monkeypatch, cases, tmp_path / "unused")
+    after, compiles_after = run_with(True, monkeypatch, cases, tmp_path / "models")
     assert sum(len(c) for c in cases.values()) == len(before) > 20
     assert after == before
     assert compiles_after < compiles_before, (compiles_after, compiles_before)
+    assert not (tmp_path / "unused").exists()  # the reuse off keeps no compiled model
+    blobs = list((tmp_path / "models").iterdir())
+    assert blobs
+    # a second run imports the compiled models OpenVINO kept: the same verdicts, no new model kept
+    warm, _ = run_with(True, monkeypatch, cases, tmp_path / "models")
+    assert warm == before
+    assert sorted((tmp_path / "models").iterdir()) == sorted(blobs)
 
 
 @pytest.mark.backend
-def test_one_reshape_model_serves_every_data_shape(monkeypatch):
+def test_one_reshape_model_serves_every_data_shape(monkeypatch, tmp_path):
     """Reshape's data stays dynamic: cases of one signature and one length of `shape` compile once."""
     spec = specs.load("onnx::Reshape-21")
     pairs = [((2, 3), [3, 2]), ((3, 2), [2, 3]), ((1, 6), [6, 1]), ((6, 1), [1, 6]), ((2, 4), [4, 2])]
@@ -57,10 +66,10 @@ def test_one_reshape_model_serves_every_data_shape(monkeypatch):
     for data_shape, target in pairs:
         inputs = (np.arange(np.prod(data_shape), dtype=np.float32).reshape(data_shape), np.array(target, dtype=np.int64))
         group.append(Case(spec.id, {}, inputs, (True,), oracle.expectation(spec, inputs, {})))
-    got, compiles = run_with(True, monkeypatch, {spec.id: group})
+    got, compiles = run_with(True, monkeypatch, {spec.id: group}, tmp_path)
     assert compiles == 2, compiles  # the refused dynamic model, then the one with `shape` fixed
     assert set(got.values()) == {verdicts.Verdict.PASS}, got
-    _, compiles_before = run_with(False, monkeypatch, {spec.id: group})
+    _, compiles_before = run_with(False, monkeypatch, {spec.id: group}, tmp_path)
     assert compiles_before == 1 + len(pairs), compiles_before  # per whole input shape
 
 
