@@ -40,7 +40,7 @@ def test_assign_outputs_new_value_and_leaves_it_in_the_variable():
 
 
 @pytest.mark.parametrize("new, declared, relation", [
-    (np.array([1, 2], np.int32), np.zeros(2, np.float32), "new_value_type_declared"),
+    (np.array([1, 2], np.int32), np.zeros(2, np.float32), "variable_type_matches_new_value"),  # new_value_type_declared, through T
     (np.zeros(3, np.float32), np.zeros(2, np.float32), "new_value_shape_declared"),
 ])
 def test_assign_refuses_a_value_of_another_type_or_shape_than_declared(new, declared, relation):
