@@ -21,8 +21,8 @@ class OpenVinoOnnxBackend(openvino_common.FewerCompiles, OnnxBackend):
         return self._rt.version()
 
     def load(self, model: onnx.ModelProto) -> Any:
-        ov_model = self._rt.core.read_model(model=model.SerializeToString(), weights=b"")
-        return self._rt.compile(ov_model)
+        data = model.SerializeToString()
+        return self._rt.compile_keyed(data, lambda: self._rt.core.read_model(model=data, weights=b""))
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
         return self._rt.infer(handle, list(feeds.values()))

@@ -1,6 +1,7 @@
 """OpenVINO compiles fewer models (issue 18): where its CPU plugin refuses the dynamic model, only
 the integer inputs' shapes are fixed and one model serves every shape of the others, the tier
-an operator needed is remembered, and OpenVINO's compiled-model cache keeps models between runs.
+an operator needed is remembered, and compiled models are kept between runs (exported, under the
+model's own bytes).
 Verdicts must not change: the same cases run with the reuse off (OPCONFORM_OPENVINO_REUSE=0,
 every input's shape fixed, no cache), on, and on again with the cache warm, case for case."""
 import numpy as np
@@ -78,3 +79,30 @@ def test_the_reuse_is_on_unless_turned_off(monkeypatch):
     assert openvino_common.reuse_on()
     monkeypatch.setenv(openvino_common.REUSE_ENV, "0")
     assert not openvino_common.reuse_on()
+
+
+@pytest.mark.backend
+def test_kept_models_differ_by_their_constants(monkeypatch, tmp_path):
+    """OpenVINO's own CACHE_DIR gave EyeLike k=1 the model of k=0 (its key leaves constants out):
+    opconform's keeps each model under its own bytes, so the warm import answers as the compile did."""
+    pytest.importorskip("openvino")
+    from onnx import TensorProto, helper
+
+    from opconform.backends.openvino import OpenVinoOnnxBackend
+
+    monkeypatch.setenv(openvino_common.CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv(openvino_common.REUSE_ENV, "1")
+
+    def eye_like(k: int):
+        x = helper.make_tensor_value_info("X", TensorProto.INT16, ["a", "b"])
+        y = helper.make_tensor_value_info("Y", TensorProto.INT16, ["a", "b"])
+        graph = helper.make_graph([helper.make_node("EyeLike", ["X"], ["Y"], k=k)], "g", [x], [y])
+        return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
+
+    x = np.zeros((4, 3), np.int16)
+    cold = {k: OpenVinoOnnxBackend().load(eye_like(k))([x])[0] for k in (0, 1)}
+    assert len(list(tmp_path.glob("*.blob"))) == 2
+    warm = {k: OpenVinoOnnxBackend().load(eye_like(k))([x])[0] for k in (0, 1)}
+    for k in (0, 1):
+        np.testing.assert_array_equal(warm[k], np.eye(4, 3, k=k, dtype=np.int16))
+        np.testing.assert_array_equal(cold[k], warm[k])
