@@ -21,7 +21,11 @@ _UNSUPPORTED = ("not supported", "unsupported", "not implemented", "doesn't supp
 # ... and those that say its Python binding has no mapping for an element type, whenever they come
 _BINDING_TYPE = ("unsupported data type", "dtype_map.end()")
 # element types whose NumPy (ml_dtypes) arrays the binding misreads: passed as raw bits instead
-_RAW_BITS = ("bfloat16", "float8e4m3fn", "float8e5m2")
+_RAW_BITS = ("bfloat16", "float8e4m3fn", "float8e5m2", "float8e8m0")
+# two elements to a byte, the first in the low nibble: the binding takes and gives such tensors as
+# their packed bytes (a NumPy int4 array, one byte per element, is refused: "Failed to set tensor
+# ... precision: i8, since the model input tensor precision is: i4" was the backend's error)
+_PACKED = ("int4", "uint4", "float4e2m1")
 
 
 class OpenVinoRuntime:
@@ -71,9 +75,15 @@ class OpenVinoRuntime:
     def infer(self, compiled: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         with phase("harness"):
             tensors = [self._tensor(a) for a in arrays]
-        result = compiled(tensors)
-        # reading the outputs and their declared types is OpenVINO's code; reinterpreting them is ours
-        got = [(result[port], port.get_element_type()) for port in compiled.outputs]
+        if any(self._is_packed(port.get_element_type()) for port in compiled.outputs):
+            # a packed output's shape is the tensor's, not its bytes' array: read it from the request
+            request = compiled.create_infer_request()
+            request.infer(tensors)
+            got = [(request.get_tensor(port), port.get_element_type()) for port in compiled.outputs]
+        else:
+            result = compiled(tensors)
+            # reading the outputs and their declared types is OpenVINO's code; reinterpreting them is ours
+            got = [(result[port], port.get_element_type()) for port in compiled.outputs]
         with phase("harness"):
             return [self._numpy(declared, value) for value, declared in got]
 
@@ -83,6 +93,10 @@ class OpenVinoRuntime:
         if a.dtype == object:
             return np.asarray(a, dtype=str)
         name = dtypes.name_of(a.dtype)
+        if name in _PACKED:
+            tensor = self.ov.Tensor(getattr(self.ov.Type, dtypes.get(name).openvino), self.ov.Shape(list(a.shape)))
+            tensor.data.reshape(-1).view(np.uint8)[:] = pack_nibbles(a)
+            return tensor
         if name not in _RAW_BITS:
             return a
         tensor = self.ov.Tensor(getattr(self.ov.Type, dtypes.get(name).openvino), self.ov.Shape(list(a.shape)))
@@ -90,13 +104,36 @@ class OpenVinoRuntime:
         tensor.data.reshape(-1).view(np.uint8)[:] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
         return tensor
 
+    def _is_packed(self, element_type: Any) -> bool:
+        return any(element_type == getattr(self.ov.Type, dtypes.get(t).openvino) for t in _PACKED)
+
     def _numpy(self, element_type: Any, value: Any) -> np.ndarray:
+        packed = next((t for t in _PACKED if element_type == getattr(self.ov.Type, dtypes.get(t).openvino)), None)
+        if packed and isinstance(value, self.ov.Tensor):
+            return unpack_nibbles(np.asarray(value.data), tuple(value.shape), packed)
         a = np.asarray(value)
         # the binding hands bfloat16 back as float16 and float8 as uint8 (raw bits): reinterpret them
         declared = next((t for t in _RAW_BITS if element_type == getattr(self.ov.Type, dtypes.get(t).openvino)), None)
         if declared and a.dtype != dtypes.numpy_dtype(declared) and a.dtype.itemsize == dtypes.numpy_dtype(declared).itemsize:
             a = a.view(dtypes.numpy_dtype(declared))
         return a
+
+
+def pack_nibbles(a: np.ndarray) -> np.ndarray:
+    """A 4-bit array's elements two to a byte, the first in the low nibble (OpenVINO's u4/i4/f4e2m1)."""
+    nibbles = np.ascontiguousarray(a).reshape(-1).view(np.uint8) & 0x0F
+    if nibbles.size % 2:
+        nibbles = np.append(nibbles, np.uint8(0))
+    return (nibbles[0::2] | (nibbles[1::2] << 4)).astype(np.uint8)
+
+
+def unpack_nibbles(raw: np.ndarray, shape: tuple[int, ...], name: str) -> np.ndarray:
+    """pack_nibbles undone: `shape`'s elements of the 4-bit type `name` from their packed bytes."""
+    b = np.ascontiguousarray(raw).reshape(-1).view(np.uint8)
+    nibbles = np.stack([b & 0x0F, b >> 4], axis=-1).reshape(-1)[:int(np.prod(shape, dtype=np.int64))]
+    if name == "int4":  # two's complement in four bits
+        return (nibbles.astype(np.int8) - ((nibbles >= 8) * 16).astype(np.int8)).astype(dtypes.numpy_dtype(name)).reshape(shape)
+    return nibbles.view(dtypes.numpy_dtype(name)).reshape(shape) if name == "float4e2m1" else nibbles.astype(dtypes.numpy_dtype(name)).reshape(shape)
 
 
 def classify(exc: BaseException, stage: str) -> str:
