@@ -131,7 +131,9 @@ def _fprod(xs) -> float:
     a = np.asarray(xs)
     if np.iscomplexobj(a):  # a must-refuse case's sizes of the wrong type: their real part, without a ComplexWarning
         a = a.real
-    with np.errstate(over="ignore"):  # a product past float64's range is inf: bigger than any bound, as meant
+    # a product past float64's range is inf: bigger than any bound, as meant; inf times 0 is NaN, which
+    # compares False with any bound (PriorBox-8's drawn sizes hold both)
+    with np.errstate(over="ignore", invalid="ignore"):
         return float(np.prod(a.astype(np.float64)))
 
 

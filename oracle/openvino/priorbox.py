@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from opconform.model import RelationBroken, SpecVersion
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 from opconform.oracle.openvino.priorboxclustered import with_variances
 
 # (centre shift x, centre shift y, half width, half height, always clipped to the image)
@@ -91,6 +92,7 @@ def priors(attributes: dict, min_sizes: list[float], flipped: str) -> list[Prior
     return out
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     t = np.float32 if policies.get("box_arithmetic") == "float32" else np.float64
     grid_h, grid_w = (int(v) for v in np.asarray(inputs[0]).reshape(-1))

@@ -18,6 +18,7 @@ import numpy as np
 
 from opconform.model import RelationBroken, SpecVersion
 from opconform.oracle.kernels.elementwise import wide
+from opconform.oracle.kernels.fp_extremes import extremes_are_data
 
 # how far from a threshold a computed IoU or size may lie and still be compared as the text says
 _MARGIN = {"float16": 2e-3, "bfloat16": 1.6e-2, "float32": 1e-5, "float64": 1e-12}
@@ -129,6 +130,7 @@ def _select(spec: SpecVersion, attributes: dict, policies: dict, boxes: np.ndarr
     return boxes[kept], scores[kept]
 
 
+@extremes_are_data
 def run(spec: SpecVersion, inputs: list, attributes: dict, policies: dict) -> tuple[np.ndarray, ...]:
     probs, deltas, image = (wide(np.asarray(x)) for x in inputs)
     dtype = np.asarray(inputs[0]).dtype
