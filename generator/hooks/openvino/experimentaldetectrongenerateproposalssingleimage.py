@@ -34,19 +34,3 @@ def inputs(draw, d: Draft) -> None:
         d.notes.append("values:distinct_scores")
     else:
         d.inputs[3] = default.input_array(draw, d, 3, shape=(channels, height, width))
-
-
-def _with_channels(draw, d: Draft, i: int, change: int) -> None:
-    x = d.inputs[i]
-    d.inputs[i] = default.input_array(draw, d, i, shape=(x.shape[0] + change,) + tuple(x.shape[1:]))
-
-
-def break_four_deltas_per_channel(draw, d: Draft) -> None:
-    _with_channels(draw, d, 2, draw(st.sampled_from([-1, 1, 4])))
-
-
-def break_an_anchor_per_score(draw, d: Draft) -> None:
-    _with_channels(draw, d, 1, draw(st.sampled_from([-1, 1])))
-
-
-BREAK = {"four_deltas_per_channel": break_four_deltas_per_channel, "an_anchor_per_score": break_an_anchor_per_score}
