@@ -86,5 +86,6 @@ def test_openvino_unique_is_slow_and_onnxruntime_is_not(tmp_path):
     ov, ort = ladder_lines(lines(tmp_path / "ov")), ladder_lines(lines(tmp_path / "ort"))
     assert ov["distinct"]["verdict"] == "slow", ov["distinct"]["detail"]
     evidence = ov["distinct"]["extra"]["stress_ladder"]
-    assert evidence["slope"] > 1.7 and evidence["table"][-1]["backend_seconds"] > evidence["table"][-1]["oracle_seconds"]
+    # quadratic (slope 2) measured on 2 shared cores: 1.63 to 2.0 seen; n log n fits about 1.1
+    assert evidence["slope"] > 1.4 and evidence["table"][-1]["backend_seconds"] > evidence["table"][-1]["oracle_seconds"]
     assert all(r["verdict"] == "pass" for r in ort.values()), {k: r["detail"] for k, r in ort.items()}
