@@ -75,7 +75,7 @@ class OpenVinoRuntime:
     def infer(self, compiled: Any, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         with phase("harness"):
             tensors = [self._tensor(a) for a in arrays]
-        if any(self._is_packed(port.get_element_type()) for port in compiled.outputs):
+        if any(self._named(port.get_element_type(), _PACKED) for port in compiled.outputs):
             # a packed output's shape is the tensor's, not its bytes' array: read it from the request
             request = compiled.create_infer_request()
             request.infer(tensors)
@@ -93,27 +93,27 @@ class OpenVinoRuntime:
         if a.dtype == object:
             return np.asarray(a, dtype=str)
         name = dtypes.name_of(a.dtype)
-        if name in _PACKED:
-            tensor = self.ov.Tensor(getattr(self.ov.Type, dtypes.get(name).openvino), self.ov.Shape(list(a.shape)))
-            tensor.data.reshape(-1).view(np.uint8)[:] = pack_nibbles(a)
-            return tensor
-        if name not in _RAW_BITS:
+        if name not in _RAW_BITS + _PACKED:
             return a
         tensor = self.ov.Tensor(getattr(self.ov.Type, dtypes.get(name).openvino), self.ov.Shape(list(a.shape)))
+        if name in _PACKED:
+            tensor.data.reshape(-1).view(np.uint8)[:] = pack_nibbles(a)
+            return tensor
         # flat first: NumPy changes the element size of a 0-d array only by way of a 1-d view
         tensor.data.reshape(-1).view(np.uint8)[:] = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
         return tensor
 
-    def _is_packed(self, element_type: Any) -> bool:
-        return any(element_type == getattr(self.ov.Type, dtypes.get(t).openvino) for t in _PACKED)
+    def _named(self, element_type: Any, names: Sequence[str]) -> str | None:
+        """Which of `names` (opconform's element type names) the OpenVINO element type is, if any."""
+        return next((t for t in names if element_type == getattr(self.ov.Type, dtypes.get(t).openvino)), None)
 
     def _numpy(self, element_type: Any, value: Any) -> np.ndarray:
-        packed = next((t for t in _PACKED if element_type == getattr(self.ov.Type, dtypes.get(t).openvino)), None)
+        packed = self._named(element_type, _PACKED)
         if packed and isinstance(value, self.ov.Tensor):
             return unpack_nibbles(np.asarray(value.data), tuple(value.shape), packed)
         a = np.asarray(value)
         # the binding hands bfloat16 back as float16 and float8 as uint8 (raw bits): reinterpret them
-        declared = next((t for t in _RAW_BITS if element_type == getattr(self.ov.Type, dtypes.get(t).openvino)), None)
+        declared = self._named(element_type, _RAW_BITS)
         if declared and a.dtype != dtypes.numpy_dtype(declared) and a.dtype.itemsize == dtypes.numpy_dtype(declared).itemsize:
             a = a.view(dtypes.numpy_dtype(declared))
         return a
@@ -131,9 +131,12 @@ def unpack_nibbles(raw: np.ndarray, shape: tuple[int, ...], name: str) -> np.nda
     """pack_nibbles undone: `shape`'s elements of the 4-bit type `name` from their packed bytes."""
     b = np.ascontiguousarray(raw).reshape(-1).view(np.uint8)
     nibbles = np.stack([b & 0x0F, b >> 4], axis=-1).reshape(-1)[:int(np.prod(shape, dtype=np.int64))]
+    target = dtypes.numpy_dtype(name)
+    if name == "float4e2m1":  # the nibble is the value's bits
+        return nibbles.view(target).reshape(shape)
     if name == "int4":  # two's complement in four bits
-        return (nibbles.astype(np.int8) - ((nibbles >= 8) * 16).astype(np.int8)).astype(dtypes.numpy_dtype(name)).reshape(shape)
-    return nibbles.view(dtypes.numpy_dtype(name)).reshape(shape) if name == "float4e2m1" else nibbles.astype(dtypes.numpy_dtype(name)).reshape(shape)
+        nibbles = nibbles.astype(np.int8) - np.where(nibbles >= 8, 16, 0).astype(np.int8)
+    return nibbles.astype(target).reshape(shape)
 
 
 def classify(exc: BaseException, stage: str) -> str:
