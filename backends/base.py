@@ -97,12 +97,29 @@ def quick_key(spec_id: str, case: Case) -> Hashable:
                       for x, c in zip(case.inputs, constant))
     alts = case.expected.alternatives
     outs = None if not alts else tuple(None if o is None else (_kind(o), np.ndim(o)) for o in alts[0].outputs)
-    attrs = json.dumps(_jsonable(dict(case.attributes)), sort_keys=True)
-    return (spec_id, attrs, per_input, tuple(case.outputs_requested), outs)
+    return (spec_id, attributes_key(case.attributes), per_input, tuple(case.outputs_requested), outs)
+
+
+def attributes_key(attributes: dict[str, Any]) -> str:
+    """The attributes as sorted JSON. Most are plain Python values, which json takes as they are;
+    only NumPy scalars, arrays, bytes and bodies (which it refuses) go through _jsonable first,
+    giving the same text either way."""
+    try:
+        return json.dumps(attributes, sort_keys=True)
+    except TypeError:
+        return json.dumps(_jsonable(dict(attributes)), sort_keys=True)
+
+
+_DTYPE_NAMES: dict[np.dtype, str] = {}  # str(dtype) costs more than a case's run: asked per input per case
 
 
 def _kind(x: Any) -> str:
     """A value's dtype, or a container's type (opconform.containers): what a model declares for it."""
+    if isinstance(x, np.ndarray):
+        name = _DTYPE_NAMES.get(x.dtype)
+        if name is None:
+            name = _DTYPE_NAMES[x.dtype] = str(x.dtype)
+        return name
     return x.type if containers.is_container(x) else str(x.dtype)
 
 
@@ -165,6 +182,7 @@ class Backend:
     def __init__(self) -> None:
         self._models: OrderedDict[Hashable, Any] = OrderedDict()
         self._signatures: dict[Hashable, Hashable] = {}  # quick_key -> signature, for cases with expected outputs
+        self._accepted: dict[str, str | None] = {}  # spec id -> accepts()
         self._build_seconds = 0.0
         self.models_built = 0
 
@@ -228,7 +246,11 @@ class Backend:
             self.models_built += 1
 
     def execute(self, spec: SpecVersion, case: Case) -> Outcome:
-        reason = self.accepts(spec) or self._container_refusal(spec, case)
+        # accepts() depends on the spec version alone, and a worker asks it for every case
+        accepted = self._accepted.get(spec.id, False)
+        if accepted is False:
+            accepted = self._accepted[spec.id] = self.accepts(spec)
+        reason = accepted or self._container_refusal(spec, case)
         if reason:
             return Outcome("unsupported", message=reason)
         key = self._signature_of(spec, case)

@@ -5,7 +5,8 @@ calls) and, under cProfile, the functions that make it up.
                                        [--cases-from DIR] [--cprofile] [--top 25]
 
 The cases run in this process, one after the other, through the worker's own per-case code
-(suites/worker.judge_case) in signature-group order, as a pool worker runs them: the figures are
+(suites/worker.judge_case) in signature-group order, as a pool worker runs them (the harness
+time includes encoding the result line, measured after it is encoded): the figures are
 a worker's, free of the pool's messages and of other workers competing for the cores. Cases come
 from the case cache (generated first where it is cold, not timed) or, with --cases-from, from an
 earlier results directory (the same cases whatever the code's version: before/after comparisons).

@@ -437,7 +437,12 @@ class Case:
         )
 
 
+_PLAIN = (int, float, str, bool, type(None))  # taken by json as they are: most attribute values
+
+
 def _jsonable(v: Any) -> Any:
+    if type(v) in _PLAIN:
+        return v
     if isinstance(v, Graph):
         return v.to_json()
     if isinstance(v, np.ndarray):

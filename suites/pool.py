@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from opconform.backends.base import EXIT_REASONS
 from opconform.suites import worker
-from opconform.suites.plan import Item
+from opconform.suites.plan import Item, group_key
 
 STARTUP_TIMEOUT = 180.0  # importing a runtime can be slow on a busy machine
 MAX_STARTUP_FAILURES = 3
@@ -38,6 +38,11 @@ MAX_STARTUP_FAILURES = 3
 # (seen on the ci profile's large batches); sending ahead needs a sender thread per worker
 PREFETCH = 1
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+# Once a case has gone silent for the whole per-case timeout, the other cases of its model signature
+# get this share of it: a hang (a loop that never ends, tract's GatherND with rank-0 indices) comes
+# back on every case of its model, and waiting the full timeout on each of them took half of a
+# tract ci run. They still run, and a case that answers in time gets its own verdict.
+HUNG_SIGNATURE_SHARE = 1 / 6
 
 
 # Workers start from a fork server that has imported these already: a replacement worker after a
@@ -95,6 +100,15 @@ class _Worker:
     models_built: int = 0
     memory_checked: float = 0.0
     first: list[Item] = field(default_factory=list)  # a batch it runs before taking from the queue
+
+
+def _unsent(w: _Worker) -> int:
+    """The index in w.pending of the case the worker is on: those before it finished, unsent."""
+    return min(max(w.position.value - w.reported, 0), len(w.pending) - 1)
+
+
+def _current(w: _Worker) -> Item:
+    return w.pending[_unsent(w)]
 
 
 @dataclass
@@ -183,6 +197,7 @@ class WorkerPool:
         another thread; None in the feed says nothing more will come (the pool then finishes)."""
         self._specs = dict(spec_versions or {})
         self._rerun: set[int] = set()  # id() of the cases rerun alone after a death outside the backend
+        self._hung: set = set()  # group keys (plan.group_key) of the signatures a case timed out in
         encoded = encoded or {}
         queue: deque[list[Item]] = deque(b for b in batches if b)
         feeding = feed is not None
@@ -265,6 +280,11 @@ class WorkerPool:
         now = monotonic()
         if not w.ready and now - w.started > STARTUP_TIMEOUT:
             return "startup", f"worker did not load backend {self.backend_ref!r} within {STARTUP_TIMEOUT:.0f} s"
+        if w.pending and now - w.last > self.timeout * HUNG_SIGNATURE_SHARE and self._hung:
+            if now - w.last <= self.timeout and group_key(*_current(w)) in self._hung:
+                short = self.timeout * HUNG_SIGNATURE_SHARE
+                return "timeout", (f"no result within {short:g} s (the per-case timeout is {self.timeout:g} s; another "
+                                   f"case of this model signature already went silent for all of it)")
         if w.pending and now - w.last > self.timeout:
             return "timeout", f"no result within the {self.timeout:g} s per-case timeout"
         if self.memory_limit and w.pending and now - w.memory_checked > 0.1:
@@ -338,8 +358,10 @@ class WorkerPool:
         rerun: list[Item] = []
         if w.pending:
             # cases before the one running finished, but their results had not been sent: rerun them
-            unsent = min(max(w.position.value - w.reported, 0), len(w.pending) - 1)
+            unsent = _unsent(w)
             item, rest = w.pending[unsent], w.pending[:unsent] + w.pending[unsent + 1:]
+            if status == "timeout":
+                self._hung.add(group_key(*item))
             if w.phase.value == worker.BACKEND:
                 kind = {"timeout": "timeouts", "memory": "memory_kills"}.get(status, "crashes")
                 setattr(self.stats, kind, getattr(self.stats, kind) + 1)

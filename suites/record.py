@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from time import perf_counter
 from typing import Any
 
 import numpy as np
@@ -129,16 +130,26 @@ class Judged:
     message: str = ""  # the backend's message, for a case that did not run (Verdict.ran false): why not
 
     @classmethod
-    def of(cls, result: dict) -> "Judged":
+    def of(cls, result: dict, *, started: float | None = None, not_harness: float = 0.0) -> "Judged":
+        """started: when the worker took up the case (perf_counter); then the result's
+        harness_seconds is measured here, after the line is encoded, as the time since then less
+        `not_harness` (the backend's build and run), so that encoding the line counts as harness."""
         case = result.get("case")
-        if isinstance(case, EncodedCase):  # splice the case's JSON in instead of encoding it again
-            rest = json.dumps({k: v for k, v in result.items() if k != "case"}, separators=(",", ":")).encode()
-            line = rest[:-1] + b',"case":' + case + b"}\n"
-        else:
-            line = (json.dumps(result, separators=(",", ":")) + "\n").encode()
+        spliced = isinstance(case, EncodedCase)  # splice the case's JSON in instead of encoding it again
+        skip = ("case",) * spliced + ("harness_seconds",) * (started is not None)
+        rest = json.dumps({k: v for k, v in result.items() if k not in skip} if skip else result,
+                          separators=(",", ":")).encode()
+        harness = result["harness_seconds"]
+        tail = b""
+        if started is not None:
+            harness = max(perf_counter() - started - not_harness, 0.0)
+            tail += b',"harness_seconds":' + float.__repr__(harness).encode()
+        if spliced:
+            tail += b',"case":' + case
+        line = rest[:-1] + tail + b"}\n"
         ran = Verdict(result["verdict"]).ran
         return cls(result["case_id"], result["spec_id"], result["verdict"], result["backend_seconds"],
-                   result["build_seconds"], result["harness_seconds"], line,
+                   result["build_seconds"], harness, line,
                    (result.get("extra") or {}).get("expected_kind", ""), "" if ran else result.get("backend_message", ""))
 
     def result(self) -> dict:

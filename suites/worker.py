@@ -132,13 +132,13 @@ def judge_case(backend: Any, known: dict, spec_id: str, case: Any, pre: tuple[st
         outcome = backend.execute(spec, case)
         collect_garbage(base.phase)
         result = record.make(spec, case, outcome, backend.name, shard=shard, encoded=pre)
-        harness = perf_counter() - t0 - outcome.backend_seconds - outcome.build_seconds
+        not_harness = outcome.backend_seconds + outcome.build_seconds
     except Exception as e:  # noqa: BLE001 - opconform's own failure: its verdict, never the backend's
         message = base.harness_message(e)
         try:
             result = record.harness_error(spec, case, backend.name, message, shard=shard, encoded=pre)
         except Exception:  # noqa: BLE001 - no result line can be made: the parent makes it
             return [("harness-error", case.id, spec_id, message)]
-        harness = perf_counter() - t0
-    result["harness_seconds"] = max(harness, 0.0)
-    return [("result", record.Judged.of(result), backend.models_built)]
+        not_harness = 0.0
+    # harness_seconds is measured once the line is encoded: the encoding is the harness's too
+    return [("result", record.Judged.of(result, started=t0, not_harness=not_harness), backend.models_built)]
