@@ -178,6 +178,9 @@ class Backend:
     # (suites/probe.py). A compiler pays a compile per probe and another when the run meets the
     # same signature, where its own first case of an unsupported value fails as fast: it says why not
     skips_probe: str = ""
+    # set for a control run (suites/worker.control_case): run() leaves opconform's own reading of
+    # the outputs out where the adapter can (every CompiledModelBackend; OpenVINO's conversions)
+    leave_outputs_unread: bool = False
 
     def __init__(self) -> None:
         self._models: OrderedDict[Hashable, Any] = OrderedDict()
@@ -234,6 +237,10 @@ class Backend:
         """'unsupported' when the backend says it does not implement this (type, attribute, opset),
         else 'error'. stage is 'build' or 'run'."""
         return "error"
+
+    def release(self) -> None:
+        """Let go of every built model, so that the runtime's destructors run now (a control run's end)."""
+        self._models.clear()
 
     # ------------------------------------------------------------ the driver
     def timed_build(self, fn, *args):

@@ -156,6 +156,8 @@ class CompiledModelBackend(Backend):
         self.compiled_as = "dynamic" if prepared.handle is not None else "per-shape"
         handle = prepared.handle if prepared.handle is not None else self._static_handle(prepared, feeds)
         got = self.infer(handle, feeds, prepared.io.output_names)
+        if self.leave_outputs_unread:
+            return []
         with phase("harness"):
             return prepared.io.place(spec, got)
 

@@ -25,7 +25,7 @@ class OpenVinoOnnxBackend(openvino_common.FewerCompiles, OnnxBackend):
         return self._rt.compile_keyed(data, lambda: self._rt.core.read_model(model=data, weights=b""))
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
-        return self._rt.infer(handle, list(feeds.values()))
+        return self._rt.infer(handle, list(feeds.values()), unread=self.leave_outputs_unread)
 
     def classify(self, exc: BaseException, stage: str) -> str:
         return openvino_common.classify(exc, stage)

@@ -99,7 +99,7 @@ class OpenVinoNativeBackend(openvino_common.FewerCompiles):
         return self._rt.compile(model)
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
-        return self._rt.infer(handle, list(feeds.values()))
+        return self._rt.infer(handle, list(feeds.values()), unread=self.leave_outputs_unread)
 
     def specialize(self, model: Any, shapes: dict[str, tuple[int, ...]]) -> Any:
         static = model.clone()

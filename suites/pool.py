@@ -10,9 +10,13 @@ start-up; a new spare then loads in the background.
 A worker that dies outside the backend's code is not blamed on opconform at once: a backend
 that corrupts its heap (OpenVINO does) is often caught by glibc's checks later, in whatever code
 frees memory next, which may be ours. The case then runs again alone in a worker that has run
-nothing else; only a second death outside the backend makes it a harness-error. Where the rerun
-lives, its answer is the case's result and the first death counts as the backend's earlier damage
-(PoolStats.deaths_not_reproduced).
+nothing else. Where the rerun lives, its answer is the case's result and the first death counts
+as the backend's earlier damage (PoolStats.deaths_not_reproduced). Where it dies outside the
+backend again, the damage may be the case's own (OpenVINO's Identity writes past its float4e2m1
+output, and glibc catches it as opconform reads the output): a control run (worker.control_case)
+runs it once more with opconform's reading of the outputs left out, then lets the runtime's
+objects go and exercises the heap in the backend's phase. Dying there, the case is the backend's
+crash; living, or dying in opconform's code again, it is a harness-error.
 """
 from __future__ import annotations
 
@@ -100,6 +104,7 @@ class _Worker:
     models_built: int = 0
     memory_checked: float = 0.0
     first: list[Item] = field(default_factory=list)  # a batch it runs before taking from the queue
+    control: bool = False  # `first` is a control run (worker.control_case)
 
 
 def _unsent(w: _Worker) -> int:
@@ -197,6 +202,9 @@ class WorkerPool:
         another thread; None in the feed says nothing more will come (the pool then finishes)."""
         self._specs = dict(spec_versions or {})
         self._rerun: set[int] = set()  # id() of the cases rerun alone after a death outside the backend
+        self._control: set[int] = set()  # id() of the cases then given a control run (worker.control_case)
+        self._died: dict[int, str] = {}  # id() of a case in a control run -> how it died before
+        self._longest_build = 0.0  # the longest build_seconds of a result so far
         self._hung: set = set()  # group keys (plan.group_key) of the signatures a case timed out in
         encoded = encoded or {}
         queue: deque[list[Item]] = deque(b for b in batches if b)
@@ -228,6 +236,7 @@ class WorkerPool:
                                                               (len(w.in_flight) < PREFETCH and len(queue) > len(workers))))):
                         if w.first and w.pending:
                             break  # a rerun runs alone: after what the worker holds, nothing with it
+                        control = bool(w.first) and w.control
                         batch, w.first = list(w.first or queue.popleft()), []
                         if not w.pending:
                             w.last = monotonic()
@@ -235,7 +244,7 @@ class WorkerPool:
                         w.in_flight.append(len(batch))
                         try:
                             w.conn.send(({sid: self._specs[sid] for sid, _ in batch if sid in self._specs}, batch,
-                                         [encoded.get(id(case)) for _, case in batch], self._deaths() > 0))
+                                         [encoded.get(id(case)) for _, case in batch], self._deaths() > 0, control))
                         except (BrokenPipeError, ConnectionResetError):
                             break  # it died since it last answered: _service finds it dead, its pending cases rerun
                 everyone = workers + ([spare] if spare else [])
@@ -257,6 +266,7 @@ class WorkerPool:
                             else:
                                 successor = self._spawn()
                             successor.first = rerun
+                            successor.control = bool(rerun) and id(rerun[0][1]) in self._control
                             workers.append(successor)
         finally:
             for w in workers + ([spare] if spare else []):
@@ -280,9 +290,10 @@ class WorkerPool:
         now = monotonic()
         if not w.ready and now - w.started > STARTUP_TIMEOUT:
             return "startup", f"worker did not load backend {self.backend_ref!r} within {STARTUP_TIMEOUT:.0f} s"
-        if w.pending and now - w.last > self.timeout * HUNG_SIGNATURE_SHARE and self._hung:
+        # a fresh worker builds the signature's model again: never less than twice the longest build seen
+        short = max(self.timeout * HUNG_SIGNATURE_SHARE, min(self.timeout, 2 * self._longest_build))
+        if w.pending and now - w.last > short and self._hung:
             if now - w.last <= self.timeout and group_key(*_current(w)) in self._hung:
-                short = self.timeout * HUNG_SIGNATURE_SHARE
                 return "timeout", (f"no result within {short:g} s (the per-case timeout is {self.timeout:g} s; another "
                                    f"case of this model signature already went silent for all of it)")
         if w.pending and now - w.last > self.timeout:
@@ -315,6 +326,14 @@ class WorkerPool:
             raise PoolError(msg[1])
         elif kind == "result":
             self._deliver([self._answered(w, msg)])
+        elif kind == "control":  # the control run lived: the deaths were opconform's
+            item = self._pop(w)
+            self.stats.harness_deaths += 1
+            why = (f"died outside the backend, in opconform's own code: {self._died[id(item[1])]} (rerun alone in an "
+                   f"unused worker: died the same way; run again with opconform's reading of the outputs left out, "
+                   f"the process lived)")
+            self.on_lost(item, "harness-error", why)
+            self.on_harness_error(item[1].id, item[0], why)
         elif kind == "harness-error":  # the worker could not make the result line: it is made here
             item = self._pop(w)
             self.on_lost(item, "harness-error", msg[3])
@@ -336,6 +355,7 @@ class WorkerPool:
         if id(item[1]) in self._rerun and msg[1].verdict != "harness-error":
             self.stats.deaths_not_reproduced += 1
         w.models_built = msg[2]
+        self._longest_build = max(self._longest_build, msg[1].build_seconds)
         return msg[1]
 
     def _deliver(self, judged: list) -> None:
@@ -362,18 +382,32 @@ class WorkerPool:
             item, rest = w.pending[unsent], w.pending[:unsent] + w.pending[unsent + 1:]
             if status == "timeout":
                 self._hung.add(group_key(*item))
+            controlled = id(item[1]) in self._control
             if w.phase.value == worker.BACKEND:
                 kind = {"timeout": "timeouts", "memory": "memory_kills"}.get(status, "crashes")
                 setattr(self.stats, kind, getattr(self.stats, kind) + 1)
+                if controlled:  # the backend damaged the process in this very case
+                    message = (f"{message} (died twice in opconform's code, the second time alone in an unused worker; "
+                               f"run again with opconform's reading of the outputs left out, it died in the backend's "
+                               f"phase: damage the backend did in this case, caught later in opconform's code)")
                 self.on_lost(item, "timeout" if status == "timeout" else "crash", message)
             elif id(item[1]) not in self._rerun and status == "crash":
                 # maybe damage the backend did earlier in this process, caught in our code: try it alone
                 self._rerun.add(id(item[1]))
                 rerun = [item]
+            elif not controlled and status == "crash":
+                # maybe damage the backend did in this very case (it wrote past a buffer, and glibc
+                # caught it in our reading of the outputs): once more, without our reading
+                self._control.add(id(item[1]))
+                self._died[id(item[1])] = message
+                rerun = [item]
             else:
                 # it died in opconform's own code (e.g. onnx shape inference building the model)
                 self.stats.harness_deaths += 1
                 again = " (rerun alone in an unused worker: died the same way)" if id(item[1]) in self._rerun else ""
+                if controlled:
+                    again = (" (rerun alone in an unused worker, then once more with opconform's reading of the "
+                             "outputs left out: died in opconform's code each time)")
                 why = f"died outside the backend, in opconform's own code: {message}{again}"
                 self.on_lost(item, "harness-error", why)
                 self.on_harness_error(item[1].id, item[0], why)

@@ -17,7 +17,7 @@ from opconform.suites.plan import group_key
 from opconform.suites.pool import WorkerPool
 
 SPEC = "onnx::Abs-13"
-TIMEOUT = 3.0
+TIMEOUT = 6.0
 
 
 def _case(shape: tuple[int, ...], fill: float) -> Case:
@@ -61,7 +61,7 @@ def test_the_first_hang_waits_the_whole_timeout(hung_run):
 def test_later_hangs_of_that_signature_time_out_sooner_and_say_why(hung_run):
     cases, got, lost = hung_run
     (status, message), = lost[cases[1].id]
-    short = TIMEOUT * pool_module.HUNG_SIGNATURE_SHARE
+    short = TIMEOUT * pool_module.HUNG_SIGNATURE_SHARE  # the broken backend builds nothing: no longer
     assert status == "timeout"
     assert f"no result within {short:g} s" in message and "already went silent" in message
 

@@ -17,7 +17,9 @@ from opconform.suites.pool import WorkerPool
 SPEC = "onnx::Abs-13"
 # in this order, in one batch, on one worker: "damage" answers right and leaves the process to die
 # at the start of the next case, which is in opconform's code
-ORDER = ["damage", "pass", "pass", "abort", "pass", "harness-death", "pass"]
+# at the start of the next case, which is in opconform's code; "damage-now" dies in opconform's
+# reading of its own outputs, alone too, and in the backend's phase once those are left unread
+ORDER = ["damage", "pass", "pass", "abort", "pass", "harness-death", "pass", "damage-now", "pass"]
 
 
 def _cases(n: int) -> list[Case]:
@@ -74,15 +76,25 @@ def test_a_death_left_by_the_backend_is_not_opconforms(pool_run):
     assert stats.deaths_not_reproduced == 1
     death = next(c for c in cases if chosen[c.id] == "harness-death")
     (status, message), = lost[death.id]
-    assert status == "harness-error" and "died the same way" in message and "SIGSEGV" in message
-    assert stats.harness_deaths == 1 and stats.crashes == 1
+    assert status == "harness-error" and "SIGSEGV" in message
+    assert "rerun alone" in message and "left out: died in opconform's code each time" in message
+    assert stats.harness_deaths == 1 and stats.crashes == 2
+
+
+def test_damage_caught_in_opconforms_reading_of_the_same_case_is_the_backends(pool_run):
+    cases, chosen, got, lost, stats = pool_run
+    damaged = next(c for c in cases if chosen[c.id] == "damage-now")
+    (status, message), = lost[damaged.id]
+    assert status == "crash" and "SIGABRT" in message
+    assert "reading of the outputs left out, it died in the backend's phase" in message
 
 
 def test_spares_take_over_after_each_death(pool_run):
     *_, stats = pool_run
-    # four deaths (the damaged process, the abort, the harness death twice): a spare took over each
-    # time work was left; no worker was started but the first, its spare and one per spare used
-    assert stats.spares_used >= 3
+    # eight deaths (the damaged process, the abort, the harness death three times, damage-now three
+    # times): a spare took over each time work was left; no worker was started but the first, its
+    # spare and one per spare used
+    assert stats.spares_used >= 7
     assert stats.workers_started == 2 + stats.spares_used
 
 

@@ -4,7 +4,9 @@ or its adapter code (marked phase("harness"), as a real backend's tensor convers
 ("harness") or kills the process ("harness-death"): opconform's failures, never the backend's.
 "damage" answers right but leaves the process damaged, as a runtime that corrupts its heap does:
 the next case in the same process dies in opconform's code (glibc's checks abort wherever memory
-is freed next), which the runner must not charge to opconform. "cycle-death" answers right and
+is freed next), which the runner must not charge to opconform. "damage-now" answers right, but the damage is caught as opconform reads the outputs (as glibc
+caught OpenVINO's write past a float4e2m1 output) and, in a control run that leaves the outputs
+unread, when the backend lets its models go. "cycle-death" answers right and
 leaves a reference cycle holding an object whose destructor kills the process (as a runtime's
 object in a cycle may): whenever the garbage collector frees it, it is the backend's crash.
 
@@ -38,7 +40,7 @@ _VERDICTS = {"pass": "pass", "slow": "pass", "segv": "crash", "abort": "crash", 
              "wrong-shape": "wrong-shape", "wrong-dtype": "wrong-dtype", "mismatch": "mismatch",
              "missing": "missing-output", "refuse": "error", "unsupported": "unsupported",
              "harness": "harness-error", "harness-death": "harness-error", "damage": "pass",
-             "cycle-death": "crash"}
+             "cycle-death": "crash", "damage-now": "crash"}
 
 
 class Unsupported(RuntimeError):
@@ -74,6 +76,7 @@ def expected_verdict(case: Case, chosen: str) -> str:
 
 
 _damaged = [False]  # set by a "damage" case: this process dies at the next case's start
+_damaged_now = [False]  # set by a "damage-now" case: this process dies when the backend lets go of its models
 
 
 class BrokenBackend(Backend):
@@ -87,6 +90,11 @@ class BrokenBackend(Backend):
 
     def version(self) -> str:
         return "0"
+
+    def release(self) -> None:
+        super().release()
+        if _damaged_now[0]:  # the runtime's destructors meet the heap it damaged
+            os.abort()
 
     def signature(self, spec: SpecVersion, case: Case) -> Hashable:
         return case.id  # no model to share
@@ -115,6 +123,11 @@ class BrokenBackend(Backend):
             time.sleep(0.2)
         if chosen == "damage":
             _damaged[0] = True
+        if chosen == "damage-now":
+            _damaged_now[0] = True
+            if not self.leave_outputs_unread:
+                with phase("harness"):  # opconform reading the outputs, where glibc finds the damage
+                    os.abort()
         if chosen == "cycle-death":
             _leave_doomed_cycle()
         if chosen == "memory":
