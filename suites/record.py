@@ -44,6 +44,11 @@ def _encode_outputs(outputs: Any) -> list | None:
     return encoded
 
 
+# one encoder for every line: json.dumps given any option builds a new encoder per call, which cost
+# as much as encoding a result line
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
 class EncodedCase(bytes):
     """A case's JSON, encoded once when it was generated (see plan.encode_case); Judged.of puts
     it into the line as it is."""
@@ -137,8 +142,7 @@ class Judged:
         case = result.get("case")
         spliced = isinstance(case, EncodedCase)  # splice the case's JSON in instead of encoding it again
         skip = ("case",) * spliced + ("harness_seconds",) * (started is not None)
-        rest = json.dumps({k: v for k, v in result.items() if k not in skip} if skip else result,
-                          separators=(",", ":")).encode()
+        rest = _COMPACT.encode({k: v for k, v in result.items() if k not in skip} if skip else result).encode()
         harness = result["harness_seconds"]
         tail = b""
         if started is not None:
