@@ -1,5 +1,6 @@
 """The fast paths of a result line give the same result as the plain ones: a case encoded once at
 generation and spliced into the line, and the backend's signature remembered per quick key."""
+import itertools
 import json
 
 import pytest
@@ -34,6 +35,11 @@ def test_remembered_signature_equals_the_builders(kind):
     spec, cases = _cases("onnx::GatherND-13", 6, kind)
     cases += [v for c in cases for v in variants(spec, c, 3, 0, size="smoke", expect=expectation)]
     backend = backends.get("reference")
-    for case in cases:
-        assert backend._signature_of(spec, case) == backend.signature(spec, case)
-        assert backend._signature_of(spec, case) == backend.signature(spec, case)  # from the memo
+    keys = [backend._signature_of(spec, case) for case in cases]
+    assert keys == [backend._signature_of(spec, case) for case in cases]  # from the memo
+    signatures = [backend.signature(spec, case) for case in cases]
+    # the model key (the builder's signature, or a valid case's quick key, which determines it)
+    # groups the cases exactly as the builder's signature does: one model per signature
+    for a, b in itertools.combinations(range(len(cases)), 2):
+        assert (keys[a] == keys[b]) == (signatures[a] == signatures[b]), (cases[a].id, cases[b].id)
+    assert len(set(signatures)) > 1
