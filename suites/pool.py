@@ -47,6 +47,10 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 # back on every case of its model, and waiting the full timeout on each of them took half of a
 # tract ci run. They still run, and a case that answers in time gets its own verdict.
 HUNG_SIGNATURE_SHARE = 1 / 6
+# ... and once a case has passed the memory limit, the other cases of its signature may use this
+# share of it: a runaway allocation comes back on every case of its model too, and filling 4 GiB
+# before each kill took a third of tract's ci run (135 kills in 7 of its signatures)
+BLOWN_SIGNATURE_SHARE = 1 / 4
 
 
 # Workers start from a fork server that has imported these already: a replacement worker after a
@@ -205,6 +209,7 @@ class WorkerPool:
         self._control: set[int] = set()  # id() of the cases then given a control run (worker.control_case)
         self._died: dict[int, str] = {}  # id() of a case in a control run -> how it died before
         self._longest_build = 0.0  # the longest build_seconds of a result so far
+        self._blown: set = set()  # group keys of the signatures a case passed the memory limit in
         self._hung: set = set()  # group keys (plan.group_key) of the signatures a case timed out in
         encoded = encoded or {}
         queue: deque[list[Item]] = deque(b for b in batches if b)
@@ -303,6 +308,11 @@ class WorkerPool:
             rss = rss_bytes(w.process.pid)
             if rss > self.memory_limit:
                 return "memory", f"worker memory {rss >> 20} MiB passed the {self.memory_limit >> 20} MiB limit"
+            low = int(self.memory_limit * BLOWN_SIGNATURE_SHARE)
+            if rss > low and self._blown and group_key(*_current(w)) in self._blown:
+                return "memory", (f"worker memory {rss >> 20} MiB passed {low >> 20} MiB (the memory limit is "
+                                  f"{self.memory_limit >> 20} MiB; another case of this model signature already "
+                                  f"passed all of it)")
         return None, ""
 
     def _handle(self, w: _Worker, msg: tuple) -> None:
@@ -382,6 +392,8 @@ class WorkerPool:
             item, rest = w.pending[unsent], w.pending[:unsent] + w.pending[unsent + 1:]
             if status == "timeout":
                 self._hung.add(group_key(*item))
+            if status == "memory":
+                self._blown.add(group_key(*item))
             controlled = id(item[1]) in self._control
             if w.phase.value == worker.BACKEND:
                 kind = {"timeout": "timeouts", "memory": "memory_kills"}.get(status, "crashes")
