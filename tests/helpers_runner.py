@@ -42,3 +42,34 @@ def planned_cases(spec_ids: str, profile: str = "smoke", seed: int = 0) -> list:
             "print(json.dumps([c.to_json() for s in sys.argv[1].split(',') for c in plan.cases_for(s, sys.argv[2], int(sys.argv[3])).cases]))")
     proc = subprocess.run([sys.executable, "-c", code, spec_ids, profile, str(seed)], capture_output=True, text=True, check=True)
     return [Case.from_json(d) for d in json.loads(proc.stdout)]
+
+
+def run_planned(spec_id: str, cases: list, behaviours: list[str], directory: Path, *, timeout: float = 30,
+                memory_limit_mb: int | None = None):
+    """Run the cases in one batch on one worker of the broken backend, each behaving as planned:
+    (verdicts per case id, (status, message) per lost case id, the pool's stats)."""
+    import multiprocessing
+
+    import pytest
+
+    from opconform import specs
+    from opconform.backends.testing import broken
+    from opconform.suites.pool import WorkerPool
+
+    plan = Path(directory) / "plan.json"
+    plan.write_text(json.dumps({c.id: b for c, b in zip(cases, behaviours)}))
+    got: dict = {}
+    lost: dict = {}
+    pool = WorkerPool(BROKEN, jobs=1, timeout=timeout, memory_limit_mb=memory_limit_mb, shard=None,
+                      on_result=lambda j: got.setdefault(j.case_id, []).append(j.verdict),
+                      on_lost=lambda item, status, message: lost.setdefault(item[1].id, []).append((status, message)))
+    # spawned workers read the plan from the environment they start with (a fork server started
+    # earlier in this session would not have it)
+    pool._ctx = multiprocessing.get_context("spawn")
+    mp = pytest.MonkeyPatch()
+    mp.setenv(broken.PLAN_ENV, str(plan))
+    try:
+        stats = pool.run([[(spec_id, c) for c in cases]], {spec_id: specs.load(spec_id)})
+    finally:
+        mp.undo()
+    return got, lost, stats

@@ -3,19 +3,15 @@ of its model signature (a hang comes back on every case of its model): they stil
 time for their own verdict, or time out sooner with a message that says why; cases of other
 signatures keep the full timeout. A case that passes the memory limit lowers the limit of its
 signature's other cases the same way."""
-import json
-import multiprocessing
 
 import numpy as np
 import pytest
 
-from helpers_runner import BROKEN
+from helpers_runner import run_planned
 from opconform import oracle, specs
-from opconform.backends.testing import broken
 from opconform.model import Case
 from opconform.suites import pool as pool_module
 from opconform.suites.plan import group_key
-from opconform.suites.pool import WorkerPool
 
 SPEC = "onnx::Abs-13"
 pytestmark = pytest.mark.slow  # two whole timeouts and a share of one
@@ -28,29 +24,21 @@ def _case(shape: tuple[int, ...], fill: float) -> Case:
     return Case(SPEC, {}, (x,), (True,), oracle.expectation(spec, (x,), {}))
 
 
+def _cases() -> list[Case]:
+    """Three cases of one signature (float32, rank 1), then one of another (rank 2)."""
+    return [_case((2,), -1.0), _case((3,), -2.0), _case((4,), -3.0), _case((2, 2), -4.0)]
+
+
 @pytest.fixture(scope="module")
 def hung_run(tmp_path_factory):
-    # three cases of one signature (float32, rank 1), then one of another (rank 2)
-    cases = [_case((2,), -1.0), _case((3,), -2.0), _case((4,), -3.0), _case((2, 2), -4.0)]
-    behaviours = ["hang", "hang", "pass", "hang"]
-    plan = tmp_path_factory.mktemp("hung") / "plan.json"
-    plan.write_text(json.dumps({c.id: b for c, b in zip(cases, behaviours)}))
-    got, lost = {}, {}
-    pool = WorkerPool(BROKEN, jobs=1, timeout=TIMEOUT, memory_limit_mb=None, shard=None,
-                      on_result=lambda j: got.setdefault(j.case_id, []).append(j.verdict),
-                      on_lost=lambda item, status, message: lost.setdefault(item[1].id, []).append((status, message)))
-    pool._ctx = multiprocessing.get_context("spawn")  # the workers read the plan from their environment
-    mp = pytest.MonkeyPatch()
-    mp.setenv(broken.PLAN_ENV, str(plan))
-    try:
-        pool.run([[(SPEC, c) for c in cases]], {SPEC: specs.load(SPEC)})
-    finally:
-        mp.undo()
+    cases = _cases()
+    got, lost, _ = run_planned(SPEC, cases, ["hang", "hang", "pass", "hang"], tmp_path_factory.mktemp("hung"),
+                               timeout=TIMEOUT)
     return cases, got, lost
 
 
 def test_the_cases_share_signatures_as_planned():
-    a, b, c, d = _case((2,), -1.0), _case((3,), -2.0), _case((4,), -3.0), _case((2, 2), -4.0)
+    a, b, c, d = _cases()
     assert group_key(SPEC, a) == group_key(SPEC, b) == group_key(SPEC, c) != group_key(SPEC, d)
 
 
@@ -81,22 +69,9 @@ def test_another_signature_keeps_the_whole_timeout(hung_run):
 
 @pytest.fixture(scope="module")
 def blown_run(tmp_path_factory):
-    # a runaway allocation in one signature (float32, rank 1), then one in another (rank 2)
-    cases = [_case((2,), -1.0), _case((3,), -2.0), _case((4,), -3.0), _case((2, 2), -4.0)]
-    behaviours = ["memory", "memory", "pass", "memory"]
-    plan = tmp_path_factory.mktemp("blown") / "plan.json"
-    plan.write_text(json.dumps({c.id: b for c, b in zip(cases, behaviours)}))
-    got, lost = {}, {}
-    pool = WorkerPool(BROKEN, jobs=1, timeout=60, memory_limit_mb=MEMORY_MB, shard=None,
-                      on_result=lambda j: got.setdefault(j.case_id, []).append(j.verdict),
-                      on_lost=lambda item, status, message: lost.setdefault(item[1].id, []).append((status, message)))
-    pool._ctx = multiprocessing.get_context("spawn")
-    mp = pytest.MonkeyPatch()
-    mp.setenv(broken.PLAN_ENV, str(plan))
-    try:
-        pool.run([[(SPEC, c) for c in cases]], {SPEC: specs.load(SPEC)})
-    finally:
-        mp.undo()
+    cases = _cases()  # a runaway allocation where the hang was
+    got, lost, _ = run_planned(SPEC, cases, ["memory", "memory", "pass", "memory"], tmp_path_factory.mktemp("blown"),
+                               timeout=60, memory_limit_mb=MEMORY_MB)
     return cases, got, lost
 
 

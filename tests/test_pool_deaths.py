@@ -3,20 +3,17 @@ over; a death in opconform's own code that the case does not repeat alone in an 
 damage the backend left earlier (a corrupted heap caught by glibc in our code), never the case's
 harness-error; a death that does repeat is opconform's."""
 import json
-import multiprocessing
 
 import numpy as np
 import pytest
 
-from helpers_runner import BROKEN
+from helpers_runner import BROKEN, run_planned
 from opconform import oracle, specs
 from opconform.backends.testing import broken
 from opconform.model import Case
-from opconform.suites.pool import WorkerPool
 
 SPEC = "onnx::Abs-13"
 # in this order, in one batch, on one worker: "damage" answers right and leaves the process to die
-# at the start of the next case, which is in opconform's code
 # at the start of the next case, which is in opconform's code; "damage-now" dies in opconform's
 # reading of its own outputs, alone too, and in the backend's phase once those are left unread
 ORDER = ["damage", "pass", "pass", "abort", "pass", "harness-death", "pass", "damage-now", "pass"]
@@ -32,24 +29,7 @@ def _cases(n: int) -> list[Case]:
 
 
 def _run_planned(cases: list[Case], behaviours: list[str], directory):
-    """Run the cases in one batch on one worker of the broken backend, each behaving as planned:
-    (verdicts per case id, (status, message) per lost case id, the pool's stats)."""
-    plan = directory / "plan.json"
-    plan.write_text(json.dumps({c.id: b for c, b in zip(cases, behaviours)}))
-    got, lost = {}, {}
-    pool = WorkerPool(BROKEN, jobs=1, timeout=30, memory_limit_mb=None, shard=None,
-                      on_result=lambda j: got.setdefault(j.case_id, []).append(j.verdict),
-                      on_lost=lambda item, status, message: lost.setdefault(item[1].id, []).append((status, message)))
-    # spawned workers read the plan from the environment they start with (a fork server started
-    # earlier in this session would not have it)
-    pool._ctx = multiprocessing.get_context("spawn")
-    mp = pytest.MonkeyPatch()
-    mp.setenv(broken.PLAN_ENV, str(plan))
-    try:
-        stats = pool.run([[(SPEC, c) for c in cases]], {SPEC: specs.load(SPEC)})
-    finally:
-        mp.undo()
-    return got, lost, stats
+    return run_planned(SPEC, cases, behaviours, directory)
 
 
 @pytest.fixture(scope="module")
