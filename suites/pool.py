@@ -48,7 +48,8 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 # tract ci run. They still run, and a case that answers in time gets its own verdict.
 HUNG_SIGNATURE_SHARE = 1 / 6
 # ... and once a case has passed the memory limit, the other cases of its signature may use this
-# share of it: a runaway allocation comes back on every case of its model too, and filling 4 GiB
+# share of what the limit leaves above the loaded backend: a runaway allocation comes back on
+# every case of its model too, and filling 4 GiB
 # before each kill took a third of tract's ci run (135 kills in 7 of its signatures)
 BLOWN_SIGNATURE_SHARE = 1 / 4
 
@@ -109,6 +110,7 @@ class _Worker:
     memory_checked: float = 0.0
     first: list[Item] = field(default_factory=list)  # a batch it runs before taking from the queue
     control: bool = False  # `first` is a control run (worker.control_case)
+    baseline: int = 0  # its resident memory once the backend was loaded, in bytes
 
 
 def _unsent(w: _Worker) -> int:
@@ -308,7 +310,8 @@ class WorkerPool:
             rss = rss_bytes(w.process.pid)
             if rss > self.memory_limit:
                 return "memory", f"worker memory {rss >> 20} MiB passed the {self.memory_limit >> 20} MiB limit"
-            low = int(self.memory_limit * BLOWN_SIGNATURE_SHARE)
+            # a share of what the limit leaves above the loaded backend (torch alone holds ~0.7 GiB)
+            low = w.baseline + int(max(self.memory_limit - w.baseline, 0) * BLOWN_SIGNATURE_SHARE)
             if rss > low and self._blown and group_key(*_current(w)) in self._blown:
                 return "memory", (f"worker memory {rss >> 20} MiB passed {low >> 20} MiB (the memory limit is "
                                   f"{self.memory_limit >> 20} MiB; another case of this model signature already "
@@ -330,6 +333,7 @@ class WorkerPool:
             return
         if kind == "ready":
             w.ready, w.last = True, monotonic()
+            w.baseline = rss_bytes(w.process.pid)
             self.stats.backend_version = msg[1]
             self._startup_failures = 0
         elif kind == "fatal":
