@@ -29,9 +29,10 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from queue import Empty, Queue
 from time import monotonic
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from opconform.backends.base import EXIT_REASONS
+from opconform.model import Case
 from opconform.suites import worker
 from opconform.suites.plan import Item, group_key
 
@@ -120,6 +121,12 @@ def _unsent(w: _Worker) -> int:
 
 def _current(w: _Worker) -> Item:
     return w.pending[_unsent(w)]
+
+
+def _signature_key(item: Item) -> Hashable:
+    """The item's model signature (plan.group_key) for a case; None for other work (a stress rung)."""
+    spec_id, case = item
+    return group_key(spec_id, case) if isinstance(case, Case) else None
 
 
 @dataclass
@@ -300,7 +307,7 @@ class WorkerPool:
         # a fresh worker builds the signature's model again: never less than twice the longest build seen
         short = max(self.timeout * HUNG_SIGNATURE_SHARE, min(self.timeout, 2 * self._longest_build))
         if w.pending and now - w.last > short and self._hung:
-            if now - w.last <= self.timeout and group_key(*_current(w)) in self._hung:
+            if now - w.last <= self.timeout and _signature_key(_current(w)) in self._hung:
                 return "timeout", (f"no result within {short:g} s (the per-case timeout is {self.timeout:g} s; another "
                                    f"case of this model signature already went silent for all of it)")
         if w.pending and now - w.last > self.timeout:
@@ -312,7 +319,7 @@ class WorkerPool:
                 return "memory", f"worker memory {rss >> 20} MiB passed the {self.memory_limit >> 20} MiB limit"
             # a share of what the limit leaves above the loaded backend (torch alone holds ~0.7 GiB)
             low = w.baseline + int(max(self.memory_limit - w.baseline, 0) * BLOWN_SIGNATURE_SHARE)
-            if rss > low and self._blown and group_key(*_current(w)) in self._blown:
+            if rss > low and self._blown and _signature_key(_current(w)) in self._blown:
                 return "memory", (f"worker memory {rss >> 20} MiB passed {low >> 20} MiB (the memory limit is "
                                   f"{self.memory_limit >> 20} MiB; another case of this model signature already "
                                   f"passed all of it)")
@@ -394,10 +401,11 @@ class WorkerPool:
             # cases before the one running finished, but their results had not been sent: rerun them
             unsent = _unsent(w)
             item, rest = w.pending[unsent], w.pending[:unsent] + w.pending[unsent + 1:]
-            if status == "timeout":
-                self._hung.add(group_key(*item))
-            if status == "memory":
-                self._blown.add(group_key(*item))
+            key = _signature_key(item)
+            if status == "timeout" and key is not None:
+                self._hung.add(key)
+            if status == "memory" and key is not None:
+                self._blown.add(key)
             controlled = id(item[1]) in self._control
             if w.phase.value == worker.BACKEND:
                 kind = {"timeout": "timeouts", "memory": "memory_kills"}.get(status, "crashes")
@@ -411,7 +419,7 @@ class WorkerPool:
                 # maybe damage the backend did earlier in this process, caught in our code: try it alone
                 self._rerun.add(id(item[1]))
                 rerun = [item]
-            elif not controlled and status == "crash":
+            elif not controlled and status == "crash" and key is not None:  # a case (a stress rung has no control run)
                 # maybe damage the backend did in this very case (it wrote past a buffer, and glibc
                 # caught it in our reading of the outputs): once more, without our reading
                 self._control.add(id(item[1]))
