@@ -304,10 +304,10 @@ class WorkerPool:
         now = monotonic()
         if not w.ready and now - w.started > STARTUP_TIMEOUT:
             return "startup", f"worker did not load backend {self.backend_ref!r} within {STARTUP_TIMEOUT:.0f} s"
-        # a fresh worker builds the signature's model again: never less than twice the longest build seen
-        short = max(self.timeout * HUNG_SIGNATURE_SHARE, min(self.timeout, 2 * self._longest_build))
-        if w.pending and now - w.last > short and self._hung:
-            if now - w.last <= self.timeout and _signature_key(_current(w)) in self._hung:
+        if self._hung and w.pending:
+            # a fresh worker builds the signature's model again: never less than twice the longest build seen
+            short = max(self.timeout * HUNG_SIGNATURE_SHARE, min(self.timeout, 2 * self._longest_build))
+            if short < now - w.last <= self.timeout and _signature_key(_current(w)) in self._hung:
                 return "timeout", (f"no result within {short:g} s (the per-case timeout is {self.timeout:g} s; another "
                                    f"case of this model signature already went silent for all of it)")
         if w.pending and now - w.last > self.timeout:
