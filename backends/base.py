@@ -190,6 +190,7 @@ class Backend:
         self._signatures: dict[Hashable, Hashable] = {}  # quick_key -> signature, for cases with expected outputs
         self._accepted: dict[str, str | None] = {}  # spec id -> accepts()
         self._build_seconds = 0.0
+        self._ahead_seconds = 0.0  # a share of a build done ahead (ahead()), charged to the case that takes it
         self.models_built = 0
 
     # ----------------------------------------------------------- to override
@@ -241,6 +242,19 @@ class Backend:
         else 'error'. stage is 'build' or 'run'."""
         return "error"
 
+    def ahead(self, items: Sequence[tuple[SpecVersion, Case]]) -> None:
+        """The cases a worker is about to run, in order: a backend may build their signatures' models
+        now, together, where that costs less than one by one (an IREE compile of several models at
+        once). Only a saving: execute() gives each case exactly what building its model alone would."""
+
+    def refusal(self, spec: SpecVersion, case: Case) -> str | None:
+        """Why this backend takes no case like this one (-> verdict unsupported), or None."""
+        # accepts() depends on the spec version alone, and a worker asks it for every case
+        accepted = self._accepted.get(spec.id, False)
+        if accepted is False:
+            accepted = self._accepted[spec.id] = self.accepts(spec)
+        return accepted or self._container_refusal(spec, case)
+
     def release(self) -> None:
         """Let go of every built model, so that the runtime's destructors run now (a control run's end)."""
         self._models.clear()
@@ -256,11 +270,7 @@ class Backend:
             self.models_built += 1
 
     def execute(self, spec: SpecVersion, case: Case) -> Outcome:
-        # accepts() depends on the spec version alone, and a worker asks it for every case
-        accepted = self._accepted.get(spec.id, False)
-        if accepted is False:
-            accepted = self._accepted[spec.id] = self.accepts(spec)
-        reason = accepted or self._container_refusal(spec, case)
+        reason = self.refusal(spec, case)
         if reason:
             return Outcome("unsupported", message=reason)
         key = self._signature_of(spec, case)
@@ -282,7 +292,8 @@ class Backend:
             # part of the model's build cost (the backend's code), not the harness's
             self._remember(key, entry)
             # set, not added to: a per-shape build prepare() made through timed_build lies within it
-            self._build_seconds = perf_counter() - t0
+            self._build_seconds = perf_counter() - t0 + self._ahead_seconds
+            self._ahead_seconds = 0.0
         else:
             self._models.move_to_end(key)
         if isinstance(entry, _Failed):

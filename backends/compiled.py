@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any, Sequence
 
 import numpy as np
@@ -16,6 +17,10 @@ import numpy as np
 from opconform.backends.base import Backend, BuildFailed, HarnessError, harness_message, phase, short_message
 from opconform import containers
 from opconform.model import Case, SpecVersion
+
+# how many models ahead() builds for one batch at most: a joint compile of many large models could
+# run past the case timeout before the batch's first result
+AHEAD_LIMIT = 24
 
 
 @dataclass
@@ -91,6 +96,12 @@ class CompiledModelBackend(Backend):
     # exception types that building the model raises when the runtime itself refuses it (OpenVINO
     # validates each node as the Python API creates it); anything else building raises is ours
     backend_errors_in_build: tuple[type[BaseException], ...] = ()
+    loads_together = False  # whether load_many() is implemented (ahead() then builds a batch's models at once)
+
+    def __init__(self) -> None:
+        super().__init__()
+        # signature key -> (Prepared, what load_many gave, seconds): built by ahead() for prepare()
+        self._ahead: dict[Any, tuple[Prepared, Any, float]] = {}
 
     def build_model(self, spec: SpecVersion, case: Case) -> Any:
         raise NotImplementedError
@@ -100,6 +111,13 @@ class CompiledModelBackend(Backend):
 
     def load(self, model: Any) -> Any:
         """Compile a model; raise as the runtime does."""
+        raise NotImplementedError
+
+    def load_many(self, models: list[Any]) -> list[Any]:
+        """load() of each model, done together where the runtime does that for less (several models
+        in one compile): per model the handle, or the exception load() would raise for it, or None
+        where that is not known (load() then runs as usual). A backend that has it says so in
+        loads_together; ahead() uses it."""
         raise NotImplementedError
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
@@ -116,10 +134,40 @@ class CompiledModelBackend(Backend):
         """The model with its input dimensions fixed to these shapes."""
         raise NotImplementedError
 
+    def ahead(self, items: Sequence[tuple[SpecVersion, Case]]) -> None:
+        """Build the models of the signatures these cases need that no model is cached for, and
+        load them in one load_many(); prepare() then takes each from there. A case this backend
+        refuses, or whose model opconform fails to build, is left to its own run to say so."""
+        self._ahead = {}
+        if not self.loads_together:
+            return
+        todo: dict[Any, Prepared] = {}
+        for spec, case in items:
+            if len(todo) >= AHEAD_LIMIT:
+                break
+            if self.refusal(spec, case):
+                continue
+            key = self._signature_of(spec, case)
+            if key in self._models or key in todo:
+                continue
+            try:
+                todo[key] = self._build(spec, case)
+            except Exception:  # noqa: BLE001 - the case's own run builds it again and says what failed
+                continue
+        if len(todo) < 2:
+            return
+        t0 = perf_counter()
+        with phase("backend"):
+            loaded = self.load_many([p.model for p in todo.values()])
+        share = (perf_counter() - t0) / len(todo)
+        self._ahead = {key: (prepared, result, share) for (key, prepared), result in zip(todo.items(), loaded)
+                       if result is not None}
+
     def prepare(self, spec: SpecVersion, case: Case) -> Prepared:
-        prepared = self._build(spec, case)
+        ahead = self._ahead.pop(self._signature_of(spec, case), None) if self._ahead else None
+        prepared = ahead[0] if ahead is not None else self._build(spec, case)
         try:
-            prepared.handle = self.load(prepared.model)
+            prepared.handle = self._loaded_ahead(ahead) if ahead is not None else self.load(prepared.model)
         except Exception as e:
             if not self.needs_static(e):
                 raise
@@ -133,6 +181,19 @@ class CompiledModelBackend(Backend):
                 if short_message(again.cause) == short_message(e):
                     raise again.cause from None
         return prepared
+
+    def release(self) -> None:
+        self._ahead.clear()
+        super().release()
+
+    def _loaded_ahead(self, ahead: tuple[Prepared, Any, float]) -> Any:
+        """What load() gave for this model in ahead()'s load_many, raised again where it raised;
+        its share of that load counts as this case's build time."""
+        _, result, share = ahead
+        self._ahead_seconds += share
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
     def _build(self, spec: SpecVersion, case: Case) -> Prepared:
         # building the model is opconform's work, unless the runtime checks nodes as they are made

@@ -42,6 +42,11 @@ _UNSUPPORTED = ("failed to legalize operation", "unsupported", "not supported", 
 # ... and that a compile may have failed only because a dimension was not known: some conversions
 # take only static shapes and say nothing more than that no conversion matched (GatherND's)
 _DYNAMIC = ("failed to legalize", "dynamic", "static shape", "static dim", "statically")
+# models per joint compile (load_many): enough that the fixed cost is shared, few enough that a group
+# of large models compiles well within the case timeout
+JOINT_COMPILE = 8
+_LOCATED_ERROR = re.compile(r"^<stdin>:(\d+):\d+: error: ")
+_FUNCTION_LINE = re.compile(r"^  func\.func @(m\d+)\(")
 _VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],(complex<[^>]+>|[^>]+)>")
 
 
@@ -61,6 +66,7 @@ class Compiled:
 
 class IreeBackend(OnnxBackend):
     name = "iree"
+    loads_together = True
     skips_probe = "a compiler: each probe is a compile, and the run's own first case of a value it refuses fails as fast"
 
     def __init__(self) -> None:
@@ -83,32 +89,101 @@ class IreeBackend(OnnxBackend):
     def load(self, model: onnx.ModelProto) -> Any:
         # the import runs in-process, onnx's shape inference first (it segfaults on GatherND-12 with a
         # negative batch_dims): the mark keeps the next worker from importing the same model again
+        from iree.compiler import ir
+
         with compile_deaths.watched(self.name, model.SerializeToString(), compile_deaths.described(model)):
-            vmfb = self._compile(self._import(model))
+            module = self._import(model, ir.Context(), "main")
+            vmfb = self._compile(module.operation.get_asm(binary=True))
+        return self._entries(vmfb, {0: "main"}, [model])[0]
+
+    def load_many(self, models: list[onnx.ModelProto]) -> list[Any]:
+        """Each model imported alone, then their functions compiled together, JOINT_COMPILE at a
+        time (iree-compile's fixed cost, some 0.7 s, is most of a small model's compile). Where the
+        joint compile fails, the functions its errors point at get those errors (what compiling
+        each alone says) and the rest are compiled again; a compiler that dies, or errors that
+        point at no function, split the group in halves, down to single models compiled as load()
+        compiles them."""
+        from iree.compiler import ir
+
+        context = ir.Context()
+        results: list[Any] = [None] * len(models)
+        imported: dict[int, Any] = {}
+        for i, model in enumerate(models):
+            try:
+                with compile_deaths.watched(self.name, model.SerializeToString(), compile_deaths.described(model)):
+                    module = self._import(model, context, f"m{i}")
+            except Exception as e:  # noqa: BLE001 - what load() raises for this model
+                results[i] = e
+                continue
+            if len(module.body.operations) == 1:  # a model imported as several functions is left to load()
+                imported[i] = module
+        indices = list(imported)
+        for start in range(0, len(indices), JOINT_COMPILE):
+            self._compile_together({i: imported[i] for i in indices[start:start + JOINT_COMPILE]}, models, results)
+        return results
+
+    def _compile_together(self, modules: dict[int, Any], models: list[onnx.ModelProto], results: list[Any]) -> None:
+        from iree.compiler import ir
+
+        while len(modules) > 1:
+            joint = ir.Module.create(ir.Location.unknown(next(iter(modules.values())).context))
+            with ir.InsertionPoint(joint.body):
+                for module in modules.values():
+                    module.body.operations[0].clone()
+            text = joint.operation.get_asm()
+            proc = self._run_compiler(text.encode())
+            if proc.returncode == 0:
+                try:
+                    handles = self._entries(proc.stdout, {i: f"m{i}" for i in modules}, models)
+                except Exception:  # noqa: BLE001 - left to load(), model by model
+                    return
+                for i, handle in handles.items():
+                    results[i] = handle
+                return
+            errors = proc.stderr.decode("utf-8", "replace") if proc.returncode > 0 else ""
+            located = _errors_by_function(text, errors)
+            if not located or located.get(None):  # it died, or said what no function's line shows
+                items = list(modules.items())
+                for half in (items[:len(items) // 2], items[len(items) // 2:]):
+                    self._compile_together(dict(half), models, results)
+                return
+            for name, lines in located.items():
+                i = int(name[1:])
+                results[i] = CompileFailed(_diagnostics("\n".join(lines)))
+                modules.pop(i, None)
+        for i, module in modules.items():
+            try:
+                results[i] = self._entries(self._compile(module.operation.get_asm(binary=True)), {i: f"m{i}"}, models)[i]
+            except Exception as e:  # noqa: BLE001 - what load() raises for this model
+                results[i] = e
+
+    def _entries(self, vmfb: bytes, names: dict[int, str], models: list[onnx.ModelProto]) -> dict[int, Compiled]:
+        """The compiled module loaded into the runtime: its function of each name, by model index."""
         rt = self._runtime
         module = rt.VmModule.copy_buffer(self._config.vm_instance, vmfb)
         context = rt.SystemContext(vm_modules=[module], config=self._config)
-        entry = [f for f in module.function_names if not f.startswith("__") and not f.endswith("$async")]
-        if len(entry) != 1:
-            raise RuntimeError(f"compiled module exports {module.function_names}; expected one entry function")
+        functions = context.modules[module.name]
         with phase("harness"):
-            declared = [_numpy_of(o.type.tensor_type.elem_type) for o in model.graph.output]
-        return Compiled(context.modules[module.name][entry[0]], declared)
+            declared = {i: [_numpy_of(o.type.tensor_type.elem_type) for o in models[i].graph.output] for i in names}
+        return {i: Compiled(functions[name], declared[i]) for i, name in names.items()}
 
-    def _import(self, model: onnx.ModelProto) -> bytes:
-        """MLIR bytecode of the model, as iree-import-onnx makes it (shapes inferred first, as it does)."""
-        from iree.compiler import ir
-
+    def _import(self, model: onnx.ModelProto, context: Any, name: str) -> Any:
+        """The MLIR module of the model, as iree-import-onnx makes it (shapes inferred first, as it
+        does), its function named `name`."""
         inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+        inferred.graph.name = name
         info = self._importer.ModelInfo(inferred)
-        module = info.create_module(context=ir.Context()).operation
-        self._importer.NodeImporter.define_function(info.main_graph, module).import_all()
-        module.verify()
-        return module.get_asm(binary=True)
+        module = info.create_module(context=context)
+        self._importer.NodeImporter.define_function(info.main_graph, module.operation).import_all()
+        module.operation.verify()
+        return module
+
+    def _run_compiler(self, mlir: bytes) -> subprocess.CompletedProcess:
+        return subprocess.run([self._compile_tool, "-", *COMPILE_FLAGS, "-o", "-"], input=mlir, capture_output=True,
+                              preexec_fn=_die_with_parent)
 
     def _compile(self, mlir: bytes) -> bytes:
-        proc = subprocess.run([self._compile_tool, "-", *COMPILE_FLAGS, "-o", "-"], input=mlir, capture_output=True,
-                              preexec_fn=_die_with_parent)
+        proc = self._run_compiler(mlir)
         errors = proc.stderr.decode("utf-8", "replace")
         if proc.returncode < 0:
             raise CompilerDied(f"iree-compile died of {signal.Signals(-proc.returncode).name}{_crash_site(errors)}")
@@ -162,6 +237,21 @@ def _diagnostics(stderr: str) -> str:
     errors = [ln.split("error: ", 1)[1] for ln in stderr.splitlines() if "error: " in ln]
     text = "\n".join(errors) if errors else stderr.strip()
     return _VTENSOR.sub(lambda m: f"{m.group(2)}[rank {len(m.group(1).split(',')) if m.group(1) else 0}]", text)
+
+
+def _errors_by_function(text: str, stderr: str) -> dict[str | None, list[str]]:
+    """The compiler's error lines by the function (of a joint module's text) whose line they
+    point at; None for those that point at no function's line."""
+    starts = [(n, m.group(1)) for n, line in enumerate(text.splitlines(), 1) if (m := _FUNCTION_LINE.match(line))]
+    found: dict[str | None, list[str]] = {}
+    for line in stderr.splitlines():
+        if "error: " not in line:
+            continue
+        m = _LOCATED_ERROR.match(line)
+        at = int(m.group(1)) if m else 0
+        owner = next((name for n, name in reversed(starts) if n <= at), None)
+        found.setdefault(owner, []).append(line)
+    return found
 
 
 _FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ (.+)$")

@@ -136,6 +136,8 @@ class PoolStats:
     timeouts: int = 0
     memory_kills: int = 0
     harness_deaths: int = 0
+    # workers lost building a batch's models ahead (Backend.ahead): the batch ran again without
+    ahead_deaths: int = 0
     # deaths outside the backend's code that the case, rerun alone in an unused worker, did not repeat
     deaths_not_reproduced: int = 0
     spares_used: int = 0
@@ -214,6 +216,7 @@ class WorkerPool:
         feed: more work while the pool runs, (batches, their SpecVersions by id) at a time, from
         another thread; None in the feed says nothing more will come (the pool then finishes)."""
         self._specs = dict(spec_versions or {})
+        self._not_ahead: set[int] = set()  # id() of the cases in a batch whose worker died building ahead
         self._rerun: set[int] = set()  # id() of the cases rerun alone after a death outside the backend
         self._control: set[int] = set()  # id() of the cases then given a control run (worker.control_case)
         self._died: dict[int, str] = {}  # id() of a case in a control run -> how it died before
@@ -258,7 +261,8 @@ class WorkerPool:
                         w.in_flight.append(len(batch))
                         try:
                             w.conn.send(({sid: self._specs[sid] for sid, _ in batch if sid in self._specs}, batch,
-                                         [encoded.get(id(case)) for _, case in batch], self._deaths() > 0, control))
+                                         [encoded.get(id(case)) for _, case in batch], self._deaths() > 0, control,
+                                         not any(id(case) in self._not_ahead for _, case in batch)))
                         except (BrokenPipeError, ConnectionResetError):
                             break  # it died since it last answered: _service finds it dead, its pending cases rerun
                 everyone = workers + ([spare] if spare else [])
@@ -397,7 +401,13 @@ class WorkerPool:
             if status == "startup" or self._startup_failures >= MAX_STARTUP_FAILURES:
                 raise PoolError(f"backend {self.backend_ref!r} cannot start: {message}")
         rerun: list[Item] = []
-        if w.pending:
+        if w.pending and w.phase.value == worker.AHEAD:
+            # it died building the batch's models ahead (Backend.ahead), before any of its cases ran:
+            # none is to blame, and they all run again, with that step left out
+            self.stats.ahead_deaths += 1
+            self._not_ahead.update(id(case) for _, case in w.pending)
+            queue.appendleft(list(w.pending))
+        elif w.pending:
             # cases before the one running finished, but their results had not been sent: rerun them
             unsent = _unsent(w)
             item, rest = w.pending[unsent], w.pending[:unsent] + w.pending[unsent + 1:]

@@ -21,7 +21,8 @@ THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THRE
 QUIET_ENV = {"RUST_BACKTRACE": "0", "RUST_LIB_BACKTRACE": "0"}
 
 
-BACKEND, HARNESS = 1, 0  # values of the shared phase flag
+BACKEND, HARNESS, AHEAD = 1, 0, 2  # values of the shared phase flag (AHEAD: in look_ahead, no case's)
+_LOOKING_AHEAD = [False]
 FLUSH_SECONDS = 0.05
 
 
@@ -36,7 +37,7 @@ def start(conn: Any, backend_ref: str, phase_flag: Any) -> Any:
     from opconform.backends import base
 
     def on_phase(name: str) -> None:
-        phase_flag.value = BACKEND if name == "backend" else HARNESS
+        phase_flag.value = AHEAD if _LOOKING_AHEAD[0] else BACKEND if name == "backend" else HARNESS
 
     base.set_phase_listener(on_phase)
 
@@ -101,9 +102,10 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
     gc.disable()  # collected in the backend's phase between cases (collect_garbage)
     known: dict = {}  # spec id -> SpecVersion, as the parent sent them (no YAML parsing here)
     started = 0
-    # more: the cases' JSON encoded at generation (when the sender has it), and whether to send each
+    # more: the cases' JSON encoded at generation (when the sender has it), whether to send each
     # result at once (the pool asks once its workers die: results gathered die with the worker and
-    # are run again, which on a crash-heavy backend cost more than the messages saved)
+    # are run again, which on a crash-heavy backend cost more than the messages saved), whether it
+    # is a control run, and whether the backend may build the batch's models ahead
     for sent, batch, *more in messages(conn):
         encoded = more[0] if more else [None] * len(batch)
         at_once = len(more) > 1 and more[1]
@@ -112,6 +114,8 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             spec_id, case = batch[0]
             conn.send(control_case(backend, known, spec_id, case))
             continue
+        if len(more) > 3 and more[3] and len(batch) > 1:
+            look_ahead(backend, known, batch, phase_flag)
         gathered: list[tuple] = []
         flushed = perf_counter()
         for k, ((spec_id, case), pre) in enumerate(zip(batch, encoded)):
@@ -122,6 +126,23 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             if position is None or at_once or k == len(batch) - 1 or perf_counter() - flushed >= FLUSH_SECONDS:
                 conn.send(gathered[0] if len(gathered) == 1 else ("many", gathered))
                 gathered, flushed = [], perf_counter()
+
+
+def look_ahead(backend: Any, known: dict, batch: list, phase_flag: Any) -> None:
+    """Let the backend build the batch's models together before its first case runs (Backend.ahead).
+    Meanwhile the flag says AHEAD: a death here is no case's, and the parent sends the batch again
+    with this step left out. An exception here only loses the saving: each case's own run builds its
+    model and meets whatever failed."""
+    specs, _, _ = _harness()
+    _LOOKING_AHEAD[0] = True
+    phase_flag.value = AHEAD
+    try:
+        backend.ahead([(known.get(spec_id) or specs.load(spec_id), case) for spec_id, case in batch])
+    except Exception:  # noqa: BLE001 - see above
+        pass
+    finally:
+        _LOOKING_AHEAD[0] = False
+        phase_flag.value = HARNESS
 
 
 def exercise_heap() -> None:

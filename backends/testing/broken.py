@@ -9,6 +9,9 @@ caught OpenVINO's write past a float4e2m1 output) and, in a control run that lea
 unread, when the backend lets its models go. "cycle-death" answers right and
 leaves a reference cycle holding an object whose destructor kills the process (as a runtime's
 object in a cycle may): whenever the garbage collector frees it, it is the backend's crash.
+"die-ahead" answers right, but kills the process when the worker lets the backend build the
+batch's models ahead (Backend.ahead), as a compiler may die compiling a batch's models together:
+no case is to blame, and the batch runs again without that step.
 
     opconform run --backend opconform.backends.testing.broken:BrokenBackend ...
 
@@ -40,7 +43,7 @@ _VERDICTS = {"pass": "pass", "slow": "pass", "segv": "crash", "abort": "crash", 
              "wrong-shape": "wrong-shape", "wrong-dtype": "wrong-dtype", "mismatch": "mismatch",
              "missing": "missing-output", "refuse": "error", "unsupported": "unsupported",
              "harness": "harness-error", "harness-death": "harness-error", "damage": "pass",
-             "cycle-death": "crash", "damage-now": "crash"}
+             "cycle-death": "crash", "damage-now": "crash", "die-ahead": "pass"}
 
 
 class Unsupported(RuntimeError):
@@ -90,6 +93,10 @@ class BrokenBackend(Backend):
 
     def version(self) -> str:
         return "0"
+
+    def ahead(self, items: Sequence[tuple[SpecVersion, Case]]) -> None:
+        if any(behaviour(case) == "die-ahead" for _, case in items):
+            os.kill(os.getpid(), signal.SIGSEGV)
 
     def release(self) -> None:
         super().release()
