@@ -116,6 +116,7 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             continue
         if len(more) > 3 and more[3] and len(batch) > 1:
             look_ahead(backend, known, batch, phase_flag)
+            conn.send(("ahead",))  # the batch's first case starts now: its timeout too
         gathered: list[tuple] = []
         flushed = perf_counter()
         for k, ((spec_id, case), pre) in enumerate(zip(batch, encoded)):
