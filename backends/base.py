@@ -269,11 +269,13 @@ class Backend:
             self._build_seconds += perf_counter() - t0
             self.models_built += 1
 
-    def execute(self, spec: SpecVersion, case: Case) -> Outcome:
+    def execute(self, spec: SpecVersion, case: Case, quick: Hashable | None = None) -> Outcome:
+        """Build (or find built) the case's model and run the case on it. quick: the case's
+        quick_key where the caller has it already (the runner groups cases by it)."""
         reason = self.refusal(spec, case)
         if reason:
             return Outcome("unsupported", message=reason)
-        key = self._signature_of(spec, case)
+        key = self._signature_of(spec, case, quick)
         self._build_seconds = 0.0
         entry = self._models.get(key)
         if entry is None:
@@ -317,7 +319,7 @@ class Backend:
         return Outcome(status, outputs, message, backend_seconds=max(run_seconds, 0.0), build_seconds=self._build_seconds,
                        compiled=self.compiled_as)
 
-    def _signature_of(self, spec: SpecVersion, case: Case) -> Hashable:
+    def _signature_of(self, spec: SpecVersion, case: Case, quick: Hashable | None = None) -> Hashable:
         """signature(), remembered per quick_key where that determines it: the builder's signature
         infers output types, which costs more than the run. With expected outputs their types
         decide; for a must-refuse case the broken relation does (the builder gives its outputs
@@ -325,7 +327,7 @@ class Backend:
         exp = case.expected
         if not exp.alternatives and exp.kind == "outputs":
             return self.signature(spec, case)
-        quick = (quick_key(spec.id, case), exp.kind, exp.relation)
+        quick = (quick_key(spec.id, case) if quick is None else quick, exp.kind, exp.relation)
         if exp.alternatives and type(self).signature is Backend.signature:
             # expected outputs make the quick key determine the builder's signature: it is the key
             # itself (computing the signature infers output types, costing more than the run)

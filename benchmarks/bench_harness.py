@@ -29,7 +29,8 @@ RUNTIMES = ("onnxruntime", "openvino", "tract")
 
 
 def load(spec: str, profile: str, seed: int, cases_from: str | None) -> tuple[list, dict]:
-    """[(spec id, case, encoded)] in signature-group order, and the SpecVersions by id."""
+    """[(spec id, case, encoded, group key)] in signature-group order, and the SpecVersions by id
+    (the group key computed here, as the runner's parent computes it and sends it to the worker)."""
     from opconform import specs
     from opconform.suites import case_cache, plan
 
@@ -40,7 +41,7 @@ def load(spec: str, profile: str, seed: int, cases_from: str | None) -> tuple[li
         planned = plan.collect(ids, profile, seed, 2, None, case_cache.code_key(), 300.0)
     encoded = {id(c): e for sc in planned if sc.encoded for c, e in zip(sc.cases, sc.encoded)}
     items = [(sc.spec_id, c) for sc in planned for c in sc.cases]
-    ordered = [(sid, c, encoded.get(id(c))) for _, group in plan.group(items) for sid, c in group]
+    ordered = [(sid, c, encoded.get(id(c)), key) for key, group in plan.group(items) for sid, c in group]
     return ordered, {sid: specs.load(sid) for sid in ids}
 
 
@@ -51,8 +52,8 @@ def run_all(backend, items: list, known: dict) -> tuple[float, float, float, flo
     harness = run = build = 0.0
     gc.disable()  # as in a worker: collected between cases, in the backend's phase
     t0 = perf_counter()
-    for sid, case, pre in items:
-        for message in worker.judge_case(backend, known, sid, case, pre, None):
+    for sid, case, pre, key in items:
+        for message in worker.judge_case(backend, known, sid, case, pre, None, key):
             if message[0] == "result":
                 j = message[1]
                 harness, run, build = harness + j.harness_seconds, run + j.backend_seconds, build + j.build_seconds

@@ -116,7 +116,10 @@ class DaskPool:
         self._client = self._cluster = None
 
     def run(self, batches: Sequence[list[Item]], spec_versions: Mapping[str, Any] | None = None,
-            encoded: Mapping[int, tuple[str, bytes]] | None = None) -> local.PoolStats:
+            encoded: Mapping[int, tuple[str, bytes]] | None = None,
+            keys: Mapping[int, Any] | None = None) -> local.PoolStats:
+        """keys (the cases' quick keys by id(), as WorkerPool.run takes them) are not sent: the Dask
+        workers' copies of the cases are other objects, and their local pools compute the keys."""
         self.start()
         distributed = _distributed()
         spec_versions, encoded = dict(spec_versions or {}), encoded or {}

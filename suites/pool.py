@@ -210,9 +210,12 @@ class WorkerPool:
 
     def run(self, batches: Sequence[list[Item]], spec_versions: Mapping[str, Any] | None = None,
             encoded: Mapping[int, tuple[str, bytes]] | None = None,
+            keys: Mapping[int, Hashable] | None = None,
             feed: "Queue[tuple[list[list[Item]], Mapping[str, Any]] | None] | None" = None) -> PoolStats:
         """spec_versions: the SpecVersions by id, sent along with the batches that need them.
         encoded: (case id, case JSON) by id() of the Case object, for cases encoded at generation.
+        keys: their quick keys (plan.group_key) by id() of the Case object, where the caller has them
+        from grouping the cases: sent along, so that a worker does not compute them again.
         feed: more work while the pool runs, (batches, their SpecVersions by id) at a time, from
         another thread; None in the feed says nothing more will come (the pool then finishes)."""
         self._specs = dict(spec_versions or {})
@@ -223,7 +226,7 @@ class WorkerPool:
         self._longest_build = 0.0  # the longest build_seconds of a result so far
         self._blown: set = set()  # group keys of the signatures a case passed the memory limit in
         self._hung: set = set()  # group keys (plan.group_key) of the signatures a case timed out in
-        encoded = encoded or {}
+        encoded, keys = encoded or {}, keys or {}
         queue: deque[list[Item]] = deque(b for b in batches if b)
         feeding = feed is not None
         wanted = self.jobs if feeding else min(self.jobs, len(queue))
@@ -262,7 +265,8 @@ class WorkerPool:
                         try:
                             w.conn.send(({sid: self._specs[sid] for sid, _ in batch if sid in self._specs}, batch,
                                          [encoded.get(id(case)) for _, case in batch], self._deaths() > 0, control,
-                                         not any(id(case) in self._not_ahead for _, case in batch)))
+                                         not any(id(case) in self._not_ahead for _, case in batch),
+                                         [keys.get(id(case)) for _, case in batch]))
                         except (BrokenPipeError, ConnectionResetError):
                             break  # it died since it last answered: _service finds it dead, its pending cases rerun
                 everyone = workers + ([spare] if spare else [])

@@ -335,7 +335,8 @@ def _plan_and_execute(config: RunConfig, listener: Listener, backend: backends.B
     if "probing" in meta:
         meta["probing"]["results_from_probes"] = len(probed)
     t0 = perf_counter()
-    stats = pool.run(batches, {v.id: v for v in mine}, encoded)
+    keys = {id(c): k for k, items in groups for _, c in items}
+    stats = pool.run(batches, {v.id: v for v in mine}, encoded, keys)
     summary.execution_seconds = perf_counter() - t0
     summary.models_built, summary.workers_started = stats.models_built, stats.workers_started
     # deaths in opconform's code that the case, rerun alone, did not repeat: the backend's earlier damage

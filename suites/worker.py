@@ -108,6 +108,7 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
     # is a control run, and whether the backend may build the batch's models ahead
     for sent, batch, *more in messages(conn):
         encoded = more[0] if more else [None] * len(batch)
+        keys = more[4] if len(more) > 4 else [None] * len(batch)  # each case's quick key, where the parent sends it
         at_once = len(more) > 1 and more[1]
         known.update(sent)
         if len(more) > 2 and more[2]:  # a control run: one case, alone in this worker
@@ -119,11 +120,11 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             conn.send(("ahead",))  # the batch's first case starts now: its timeout too
         gathered: list[tuple] = []
         flushed = perf_counter()
-        for k, ((spec_id, case), pre) in enumerate(zip(batch, encoded)):
+        for k, ((spec_id, case), pre, key) in enumerate(zip(batch, encoded, keys)):
             if position is not None:
                 position.value = started
             started += 1
-            gathered += judge_case(backend, known, spec_id, case, pre, shard)
+            gathered += judge_case(backend, known, spec_id, case, pre, shard, key)
             if position is None or at_once or k == len(batch) - 1 or perf_counter() - flushed >= FLUSH_SECONDS:
                 conn.send(gathered[0] if len(gathered) == 1 else ("many", gathered))
                 gathered, flushed = [], perf_counter()
@@ -191,16 +192,17 @@ def control_case(backend: Any, known: dict, spec_id: str, case: Any) -> tuple:
 
 
 def judge_case(backend: Any, known: dict, spec_id: str, case: Any, pre: tuple[str, bytes] | None,
-               shard: str | None) -> list[tuple]:
+               shard: str | None, key: Any = None) -> list[tuple]:
     """Run and judge one case: the messages for the parent, ("result", Judged, models built) or,
     where no result line can be made, ("harness-error", case id, spec id, message). The result's
-    harness_seconds is this call's time outside the backend's build and run."""
+    harness_seconds is this call's time outside the backend's build and run. key: the case's quick
+    key (backends.base.quick_key), where the parent computed it grouping the cases."""
     specs, base, record = _harness()
     t0 = perf_counter()
     spec = None
     try:
         spec = known.get(spec_id) or specs.load(spec_id)
-        outcome = backend.execute(spec, case)
+        outcome = backend.execute(spec, case, key)
         collect_garbage(base.phase)
         result = record.make(spec, case, outcome, backend.name, shard=shard, encoded=pre)
         not_harness = outcome.backend_seconds + outcome.build_seconds

@@ -43,3 +43,13 @@ def test_remembered_signature_equals_the_builders(kind):
     for a, b in itertools.combinations(range(len(cases)), 2):
         assert (keys[a] == keys[b]) == (signatures[a] == signatures[b]), (cases[a].id, cases[b].id)
     assert len(set(signatures)) > 1
+
+
+@pytest.mark.parametrize("kind", ["valid", "invalid"])
+def test_the_parents_group_key_gives_the_workers_model_key(kind):
+    """The runner sends each case's group key (plan.group_key) with its batch, and the worker uses it
+    instead of computing the quick key again: the model key is the same either way."""
+    spec, cases = _cases("onnx::GatherND-13", 6, kind)
+    told, computed = backends.get("reference"), backends.get("reference")
+    for case in cases:
+        assert told._signature_of(spec, case, plan.group_key(spec.id, case)) == computed._signature_of(spec, case)
