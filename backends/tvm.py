@@ -83,8 +83,8 @@ class TvmBackend(OnnxBackend):
         # the runtime's own NumPy bridge, both ways: where it refuses a type, TVM refuses it
         got = handle.vm["main"](*[self._tvm.runtime.tensor(a, handle.device) for a in arrays])
         with phase("harness"):
-            tensors = _flat(got)
-        host = [t.numpy() for t in tensors]
+            tensors = _flat(got, self._tvm.runtime.ShapeTuple)
+        host = [t.numpy() if hasattr(t, "numpy") else t for t in tensors]
         with phase("harness"):
             return [np.asarray(x) for x in host]
 
@@ -114,8 +114,14 @@ def _without_torch() -> Iterator[None]:
             del sys.modules["torch"]
 
 
-def _flat(value: Any) -> list[Any]:
-    """The VM returns one tensor, or a tuple (TVM's Array) of them for several outputs."""
+def _flat(value: Any, shape_type: type) -> list[Any]:
+    """The VM returns one tensor, or a tuple (TVM's Array) of them for several outputs. An output
+    the frontend keeps as a shape (Shape's: a ShapeTuple of ints, not a tensor) is read as int64,
+    as TVM's own ONNX frontend tests read it, and a bare Python number as NumPy makes it."""
     if hasattr(value, "numpy"):
         return [value]
-    return [x for item in value for x in _flat(item)]
+    if isinstance(value, shape_type):
+        return [np.array([int(d) for d in value], dtype=np.int64)]
+    if isinstance(value, (bool, int, float)):
+        return [np.asarray(value)]
+    return [x for item in value for x in _flat(item, shape_type)]

@@ -198,3 +198,17 @@ def test_iree_float64_math_it_cannot_link_is_unsupported():
         assert iree.classify(e, "build") == "unsupported"
     else:
         pytest.skip("this IREE links float64 acos")
+
+
+@pytest.mark.backend
+def test_tvm_shape_output_is_read_as_int64():
+    """TVM's frontend keeps Shape's output as a shape, and its VM returns a ShapeTuple, not a tensor:
+    read as int64, as TVM's own ONNX tests read it (once a harness-error on every Shape case)."""
+    tvm_backend = _backend("tvm")
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["a", "b"])
+    y = helper.make_tensor_value_info("y", TensorProto.INT64, [2])
+    graph = helper.make_graph([helper.make_node("Shape", ["x"], ["y"])], "shape", [x], [y])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    (got,) = tvm_backend.infer(tvm_backend.load(model), {"x": np.zeros((2, 3), np.float32)}, ["y"])
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, [2, 3])
