@@ -242,10 +242,11 @@ class Backend:
         else 'error'. stage is 'build' or 'run'."""
         return "error"
 
-    def ahead(self, items: Sequence[tuple[SpecVersion, Case]]) -> None:
+    def ahead(self, items: Sequence[tuple[SpecVersion, Case]], progress: Callable[[], None] = lambda: None) -> None:
         """The cases a worker is about to run, in order: a backend may build their signatures' models
         now, together, where that costs less than one by one (an IREE compile of several models at
-        once). Only a saving: execute() gives each case exactly what building its model alone would."""
+        once), calling progress() after each part of that work (each part then gets a whole case
+        timeout). Only a saving: execute() gives each case exactly what building its model alone would."""
 
     def refusal(self, spec: SpecVersion, case: Case) -> str | None:
         """Why this backend takes no case like this one (-> verdict unsupported), or None."""

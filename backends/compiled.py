@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -18,9 +18,12 @@ from opconform.backends.base import Backend, BuildFailed, HarnessError, harness_
 from opconform import containers
 from opconform.model import Case, SpecVersion
 
-# how many models ahead() builds for one batch at most: a joint compile of many large models could
-# run past the case timeout before the batch's first result
-AHEAD_LIMIT = 24
+# how many models ahead() builds for one batch at most (the runner's batches hold 64 cases), and how
+# many it hands load_many() at a time: it reports progress after each call, and the pool gives the
+# next call a whole case timeout (worker.look_ahead), so that no joint compile of large models has
+# to share one timeout with others
+AHEAD_LIMIT = 64
+AHEAD_CHUNK = 8
 
 
 @dataclass
@@ -134,10 +137,11 @@ class CompiledModelBackend(Backend):
         """The model with its input dimensions fixed to these shapes."""
         raise NotImplementedError
 
-    def ahead(self, items: Sequence[tuple[SpecVersion, Case]]) -> None:
+    def ahead(self, items: Sequence[tuple[SpecVersion, Case]], progress: Callable[[], None] = lambda: None) -> None:
         """Build the models of the signatures these cases need that no model is cached for, and
-        load them in one load_many(); prepare() then takes each from there. A case this backend
-        refuses, or whose model opconform fails to build, is left to its own run to say so."""
+        load them with load_many(), AHEAD_CHUNK at a time (progress() after each); prepare() then
+        takes each from there. A case this backend refuses, or whose model opconform fails to build,
+        is left to its own run to say so."""
         self._ahead = {}
         if not self.loads_together:
             return
@@ -156,12 +160,16 @@ class CompiledModelBackend(Backend):
                 continue
         if len(todo) < 2:
             return
-        t0 = perf_counter()
-        with phase("backend"):
-            loaded = self.load_many([p.model for p in todo.values()])
-        share = (perf_counter() - t0) / len(todo)
-        self._ahead = {key: (prepared, result, share) for (key, prepared), result in zip(todo.items(), loaded)
-                       if result is not None}
+        pending = list(todo.items())
+        for start in range(0, len(pending), AHEAD_CHUNK):
+            chunk = pending[start:start + AHEAD_CHUNK]
+            t0 = perf_counter()
+            with phase("backend"):
+                loaded = self.load_many([p.model for _, p in chunk])
+            share = (perf_counter() - t0) / len(chunk)
+            self._ahead.update((key, (prepared, result, share)) for (key, prepared), result in zip(chunk, loaded)
+                               if result is not None)
+            progress()
 
     def prepare(self, spec: SpecVersion, case: Case) -> Prepared:
         ahead = self._ahead.pop(self._signature_of(spec, case), None) if self._ahead else None

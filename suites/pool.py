@@ -353,8 +353,8 @@ class WorkerPool:
             self._startup_failures = 0
         elif kind == "fatal":
             raise PoolError(msg[1])
-        elif kind == "ahead":  # it built the batch's models ahead (worker.look_ahead): its first case starts
-            w.last = monotonic()
+        elif kind == "ahead":  # it built (a part of) the batch's models ahead (worker.look_ahead): the next
+            w.last = monotonic()  # part, or the batch's first case, gets a whole timeout
         elif kind == "result":
             self._deliver([self._answered(w, msg)])
         elif kind == "control":  # the control run lived: the deaths were opconform's

@@ -116,7 +116,7 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             conn.send(control_case(backend, known, spec_id, case))
             continue
         if len(more) > 3 and more[3] and len(batch) > 1:
-            look_ahead(backend, known, batch, phase_flag)
+            look_ahead(backend, known, batch, phase_flag, lambda: conn.send(("ahead",)))
             conn.send(("ahead",))  # the batch's first case starts now: its timeout too
         gathered: list[tuple] = []
         flushed = perf_counter()
@@ -130,8 +130,9 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
                 gathered, flushed = [], perf_counter()
 
 
-def look_ahead(backend: Any, known: dict, batch: list, phase_flag: Any) -> None:
-    """Let the backend build the batch's models together before its first case runs (Backend.ahead).
+def look_ahead(backend: Any, known: dict, batch: list, phase_flag: Any, progress: Any) -> None:
+    """Let the backend build the batch's models together before its first case runs (Backend.ahead;
+    progress() tells the parent after each part, which then gives the next part a whole timeout).
     Meanwhile the flag says AHEAD: a death here is no case's, and the parent sends the batch again
     with this step left out. An exception here only loses the saving: each case's own run builds its
     model and meets whatever failed."""
@@ -139,7 +140,7 @@ def look_ahead(backend: Any, known: dict, batch: list, phase_flag: Any) -> None:
     _LOOKING_AHEAD[0] = True
     phase_flag.value = AHEAD
     try:
-        backend.ahead([(known.get(spec_id) or specs.load(spec_id), case) for spec_id, case in batch])
+        backend.ahead([(known.get(spec_id) or specs.load(spec_id), case) for spec_id, case in batch], progress)
     except Exception:  # noqa: BLE001 - see above
         pass
     finally:

@@ -52,9 +52,12 @@ def test_iree_compiles_a_batch_together_and_answers_as_one_by_one():
     compiles = []
     run_compiler = together._run_compiler
     together._run_compiler = lambda mlir: compiles.append(mlir.count(b"func.func")) or run_compiler(mlir)
-    together.ahead(items)
+    parts = []
+    together.ahead(items, progress=lambda: parts.append(len(together._ahead)))
     signatures = len(together._ahead)
     assert signatures >= 4
+    # progress after each part of at most AHEAD_CHUNK models (the pool gives each part a timeout)
+    assert parts and parts[-1] == signatures and all(b - a <= 8 for a, b in zip([0] + parts, parts))
     # several functions per compile: fewer compiles than signatures, the first of them joint
     assert compiles and compiles[0] > 1 and len(compiles) < signatures
     assert _answers(together, items) == expected

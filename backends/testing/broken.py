@@ -27,7 +27,7 @@ import os
 import signal
 import time
 from functools import lru_cache
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -94,7 +94,7 @@ class BrokenBackend(Backend):
     def version(self) -> str:
         return "0"
 
-    def ahead(self, items: Sequence[tuple[SpecVersion, Case]]) -> None:
+    def ahead(self, items: Sequence[tuple[SpecVersion, Case]], progress: Callable[[], None] = lambda: None) -> None:
         if any(behaviour(case) == "die-ahead" for _, case in items):
             os.kill(os.getpid(), signal.SIGSEGV)
 
