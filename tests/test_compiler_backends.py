@@ -214,3 +214,14 @@ def test_tvm_shape_output_is_read_as_int64(shape):
     (got,) = tvm_backend.infer(tvm_backend.load(model), {"x": np.zeros(shape, np.float32)}, ["y"])
     assert got.dtype == np.int64
     np.testing.assert_array_equal(got, np.array(shape, np.int64))
+
+
+@pytest.mark.backend
+def test_iree_element_types_it_cannot_import_are_unsupported():
+    """IREE's importer has no mapping for float4e2m1 ("Unknown ONNX tensor element type: 23"): that
+    is a type IREE does not implement (unsupported), not a refused valid case (error)."""
+    iree = _backend("iree")
+    with pytest.raises(Exception) as caught:
+        iree.load(_abs_model(TensorProto.FLOAT4E2M1))
+    assert "element type" in str(caught.value).lower()
+    assert iree.classify(caught.value, "build") == "unsupported"
