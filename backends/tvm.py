@@ -25,7 +25,7 @@ from opconform.backends.onnx_base import OnnxBackend
 # constant, an operator or element type it has no mapping for (float16 asin has no LLVM intrinsic)
 _UNSUPPORTED = ("opnotimplemented", "not supported", "unsupported", "not implemented", "notimplemented",
                 "is not a valid", "unknown dtype", "cannot convert type", "does not support",
-                "only constant", "requires the input tensor to have", "unknown intrinsic",
+                "only constant", "must be a constant", "requires the input tensor to have", "unknown intrinsic",
                 # its runtime's NumPy bridge does not pack sub-byte arrays (int4, int2) it compiles for
                 "tensorcopyfrombytes: size mismatch",
                 # a converter's stated limit ("Only resize1d/resize2d/resize3d are supported.") and

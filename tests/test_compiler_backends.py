@@ -135,7 +135,7 @@ def _refused(backend, model) -> BaseException:
 @pytest.mark.backend
 def test_tvm_stated_limits_are_unsupported_and_internal_failures_errors():
     """TVM's Relax frontend says what it does not implement (Resize of a rank-2 tensor, Reshape of a
-    shape that is a graph input): unsupported. Pad with its constant_value as a graph input fails
+    shape that is a graph input, TopK's k as a graph input: "TopK k must be a constant"): unsupported. Pad with its constant_value as a graph input fails
     inside the converter with an AttributeError that states no limit: an error, the frontend's own bug."""
     tvm = _backend("tvm")
 
@@ -152,6 +152,12 @@ def test_tvm_stated_limits_are_unsupported_and_internal_failures_errors():
                         ("constant_value", TensorProto.FLOAT, [])])
     assert tvm.classify(_refused(tvm, resize), "build") == "unsupported"
     assert tvm.classify(_refused(tvm, reshape), "build") == "unsupported"
+    topk = helper.make_model(helper.make_graph(
+        [helper.make_node("TopK", ["x", "k"], ["v", "i"])], "topk",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]), helper.make_tensor_value_info("k", TensorProto.INT64, [1])],
+        [helper.make_tensor_value_info("v", TensorProto.FLOAT, None), helper.make_tensor_value_info("i", TensorProto.INT64, None)]),
+        opset_imports=[helper.make_opsetid("", 11)])
+    assert tvm.classify(_refused(tvm, topk), "build") == "unsupported"
     assert tvm.classify(_refused(tvm, pad), "build") == "error"
 
 
