@@ -56,9 +56,10 @@ class OpenVinoNativeBackend(openvino_common.FewerCompiles):
     def signature(self, spec: SpecVersion, case: Case) -> Hashable:
         return super().signature(spec, folded(spec, case))
 
-    def _signature_of(self, spec: SpecVersion, case: Case) -> Hashable:
+    def _signature_of(self, spec: SpecVersion, case: Case, quick: Hashable | None = None) -> Hashable:
         # the remembered key digests constant inputs only: a folded input's values must join it, or a
-        # value variant of TopK's k (OneHot's depth) runs the model built for its base's value
+        # value variant of TopK's k (OneHot's depth) runs the model built for its base's value; so the
+        # quick key the parent sends (the unfolded case's) is not this one's, and is computed again
         return super()._signature_of(spec, folded(spec, case))
 
     def build_model(self, spec: SpecVersion, case: Case) -> Any:
