@@ -16,13 +16,20 @@ from helpers_runner import BROKEN, rows, run_cli, write_plan
 SPECS = "onnx::Add-14,onnx::Mul-14,onnx::Sub-14,onnx::Div-14,onnx::Unique-11,onnx::GatherND-13"
 
 
+def _interruptible() -> None:
+    """In the child: SIGINT's default disposition, as under a user's terminal. A process started
+    with SIGINT ignored (the test worker's, as it was in a fresh-clone run under pytest-xdist) passes
+    that on, and Python then installs no KeyboardInterrupt for it: the run ignored the signal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_an_interrupted_run_says_so_in_one_line_and_keeps_its_results(tmp_path):
     out = tmp_path / "run"
     slow = write_plan(tmp_path / "plan.json", {"*": "slow"})
     proc = subprocess.Popen([sys.executable, "-m", "opconform", "run", "--backend", BROKEN, "--spec", SPECS,
                              "--jobs", "1", "--out", str(out), "--no-report"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "COLUMNS": "160", **slow})
+                            env={**os.environ, "COLUMNS": "160", **slow}, preexec_fn=_interruptible)
     results = out / "results.jsonl"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None:
