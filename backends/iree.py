@@ -46,9 +46,6 @@ _UNSUPPORTED = ("failed to legalize operation", "unsupported", "not supported", 
 # ... and that a compile may have failed only because a dimension was not known: some conversions
 # take only static shapes and say nothing more than that no conversion matched (GatherND's)
 _DYNAMIC = ("failed to legalize", "dynamic", "static shape", "static dim", "statically")
-# models per joint compile (load_many): enough that the fixed cost is shared, few enough that a group
-# of large models compiles well within the case timeout
-JOINT_COMPILE = 8
 _LOCATED_ERROR = re.compile(r"^<stdin>:(\d+):\d+: error: ")
 _FUNCTION_LINE = re.compile(r"^  func\.func @(m\d+)\(")
 _VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],(complex<[^>]+>|[^>]+)>")
@@ -101,8 +98,9 @@ class IreeBackend(OnnxBackend):
         return self._entries(vmfb, {0: "main"}, [model])[0]
 
     def load_many(self, models: list[onnx.ModelProto]) -> list[Any]:
-        """Each model imported alone, then their functions compiled together, JOINT_COMPILE at a
-        time (iree-compile's fixed cost, some 0.7 s, is most of a small model's compile). Where the
+        """Each model imported alone, then their functions compiled together in one iree-compile
+        (its fixed cost, some 0.7 s, is most of a small model's compile; how many at a time is the
+        caller's choice: CompiledModelBackend.ahead gives AHEAD_CHUNK). Where the
         joint compile fails, the functions its errors point at get those errors (what compiling
         each alone says) and the rest are compiled again; a compiler that dies, or errors that
         point at no function, split the group in halves, down to single models compiled as load()
@@ -121,9 +119,7 @@ class IreeBackend(OnnxBackend):
                 continue
             if len(module.body.operations) == 1:  # a model imported as several functions is left to load()
                 imported[i] = module
-        indices = list(imported)
-        for start in range(0, len(indices), JOINT_COMPILE):
-            self._compile_together({i: imported[i] for i in indices[start:start + JOINT_COMPILE]}, models, results)
+        self._compile_together(imported, models, results)
         return results
 
     def _compile_together(self, modules: dict[int, Any], models: list[onnx.ModelProto], results: list[Any]) -> None:
