@@ -51,6 +51,7 @@ def run_all(backend, items: list, known: dict) -> tuple[float, float, float, flo
 
     harness = run = build = 0.0
     gc.disable()  # as in a worker: collected between cases, in the backend's phase
+    gc.freeze()  # as a worker freezes its start-up state (here the loaded cases too: a worker holds a batch)
     t0 = perf_counter()
     for sid, case, pre, key in items:
         for message in worker.judge_case(backend, known, sid, case, pre, None, key):

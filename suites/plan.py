@@ -20,7 +20,7 @@ import numpy as np
 
 from opconform.backends.base import quick_key
 from opconform.model import Alternative, Case, Expectation, SpecVersion
-from opconform.suites import profiles, taskpool
+from opconform.suites import described, profiles, taskpool
 
 
 @dataclass
@@ -31,9 +31,9 @@ class SpecCases:
     note: str | None = None  # e.g. no oracle: only must-refuse cases
     seconds: float = 0.0
     cached: bool = False  # came from the case cache
-    # (case id, the case's JSON) per case, encoded once at generation: a case's JSON never changes,
-    # so workers splice it into each result line instead of encoding every input again
-    encoded: list[tuple[str, bytes]] | None = None
+    # (case id, the case's JSON, the case described) per case, encoded once at generation: a case's
+    # JSON never changes, so workers splice it into each result line instead of encoding every input again
+    encoded: list[tuple] | None = None
     rows: int = 0  # covering-array rows the valid cases were drawn for (0: no rows)
     infeasible: list[tuple[int, str]] = field(default_factory=list)  # (row index, why no case held it)
     # factor tuples the valid cases really exercise, per strength: [{"t": 2, "total": .., "exercised": ..}]
@@ -95,23 +95,26 @@ def cases_for(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, 
     suites/probe.py); they change the cases, so they are part of the cache entry's name.
     probed: the probe's round-one cases by probe row, when this run probed (a profile that probes
     starts its rows from them; without them they are drawn here, the same ones)."""
+    from opconform import specs
     from opconform.suites import case_cache
 
     t0 = perf_counter()
     with quietly():
         result = _generate(spec_id, profile_name, seed, tuple(exclude), probed)
     if result.error is None:
-        result.encoded = [encode_case(c) for c in result.cases]
+        spec = specs.load(spec_id)
+        result.encoded = [encode_case(c, spec) for c in result.cases]
     result.seconds = perf_counter() - t0
     if cache_key and result.error is None and isinstance(profile_name, str):
         case_cache.store(cache_key, spec_id, profile_name, seed, result, variant=case_cache.variant(exclude))
     return result
 
 
-def encode_case(case: Case) -> tuple[str, bytes]:
-    """(case id, Case.to_json() as compact JSON bytes)."""
+def encode_case(case: Case, spec: SpecVersion) -> tuple[str, bytes, described.Described]:
+    """(case id, Case.to_json() as compact JSON bytes, the case described: its call in words and its
+    fields of a result's `extra`), kept with the case in the cache: no worker computes them again."""
     d = case.to_json()
-    return d["id"], json.dumps(d, separators=(",", ":")).encode()
+    return d["id"], json.dumps(d, separators=(",", ":")).encode(), described.describe(spec, case)
 
 
 def _generate(spec_id: str, profile_name: str | profiles.RunProfile, seed: int, exclude: Exclusion = (),

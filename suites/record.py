@@ -11,24 +11,11 @@ import numpy as np
 
 from opconform import containers, dtypes
 from opconform.model import Case, Outcome, Result, SpecVersion, Verdict, _jsonable
-from opconform.suites import symptom, verdicts
+from opconform.suites import described, symptom, verdicts
 
 
 def extra(spec: SpecVersion, case: Case, shard: str | None) -> dict[str, Any]:
-    return {
-        "label": case.label,
-        "expected_kind": case.expected.kind,
-        "relation": case.expected.relation,
-        "attributes": _jsonable(spec.resolved_attributes(case.attributes)),
-        "dtypes": [None if x is None else _type_name(x) for x in case.inputs],
-        "shapes": [None if x is None else list(np.shape(x)) for x in case.inputs],
-        "outputs_requested": [p.name for p, asked in zip(spec.outputs, case.outputs_requested) if asked],
-        "shard": shard,
-    }
-
-
-def _type_name(x: Any) -> str:
-    return containers.type_of(x) if containers.is_container(x) else verdicts.type_name(np.asarray(x).dtype)
+    return {**described.case_fields(spec, case), "shard": shard}
 
 
 def _encode_outputs(outputs: Any) -> list | None:
@@ -54,13 +41,34 @@ class EncodedCase(bytes):
     it into the line as it is."""
 
 
+class PartlyEncoded(dict):
+    """A result's `extra` whose case fields (described.case_fields) were encoded when the case was
+    (`fields`, a JSON object); the dict holds the rest. Judged.of joins the two in the line."""
+
+    fields: bytes = b"{}"
+    expected_kind: str = ""  # the one case field Judged reads
+
+    @classmethod
+    def of(cls, fields: bytes, rest: dict, expected_kind: str) -> "PartlyEncoded":
+        made = cls(rest)
+        made.fields, made.expected_kind = fields, expected_kind
+        return made
+
+    def encoded(self) -> bytes:
+        if not self or self.fields == b"{}":
+            return _COMPACT.encode(dict(self)).encode() if self else self.fields
+        return self.fields[:-1] + b"," + _COMPACT.encode(dict(self)).encode()[1:]
+
+
 def make(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, *, shard: str | None = None,
-         harness_seconds: float = 0.0, encoded: tuple[str, bytes] | None = None) -> dict:
+         harness_seconds: float = 0.0, encoded: tuple | None = None) -> dict:
     """The Result of a case, as the dict written to results.jsonl. The backend's outputs are kept
     only when the verdict is not pass (for a pass they equal an expected alternative).
     encoded: (case id, case JSON) when the case was encoded before; then result["case"] is that
-    JSON as an EncodedCase (Judged.of writes it; Judged.result() reads it back)."""
-    return _result(spec, case, outcome, backend, shard, harness_seconds, *verdicts.judge(spec, case, outcome),
+    JSON as an EncodedCase (Judged.of writes it; Judged.result() reads it back); with a third
+    element, the case's described.Described, its call and fields are taken from it."""
+    call = encoded[2].call if encoded is not None and len(encoded) > 2 else None
+    return _result(spec, case, outcome, backend, shard, harness_seconds, *verdicts.judge(spec, case, outcome, call),
                    encoded=encoded)
 
 
@@ -72,13 +80,13 @@ def not_taken(spec: SpecVersion, case: Case, backend: str, reason: str, *, shard
 
 
 def harness_error(spec: SpecVersion, case: Case, backend: str, message: str, *, shard: str | None = None,
-                  encoded: tuple[str, bytes] | None = None) -> dict:
+                  encoded: tuple | None = None) -> dict:
     """The Result of a case opconform itself failed on (building its model, converting tensors,
     judging): verdict harness-error, with the one-line message and the case, to replay. Made
     without judging, since judging may be what failed."""
     outcome = Outcome("harness-error", message=message)
     try:
-        call = verdicts.describe_call(spec, case)
+        call = encoded[2].call if encoded is not None and len(encoded) > 2 else verdicts.describe_call(spec, case)
     except Exception:  # noqa: BLE001 - describing the call may be what failed
         call = spec.id
     detail = f"opconform failed on this case, not the backend: {message} [{call}]"
@@ -86,7 +94,7 @@ def harness_error(spec: SpecVersion, case: Case, backend: str, message: str, *, 
 
 
 def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard: str | None, harness_seconds: float,
-            verdict: Verdict, detail: str, matched: dict | None, encoded: tuple[str, bytes] | None = None) -> dict:
+            verdict: Verdict, detail: str, matched: dict | None, encoded: tuple | None = None) -> dict:
     if encoded is None:
         as_json = case.to_json()  # it holds the id: computing that hashes every input, so only once
         case_id: str = as_json["id"]
@@ -105,9 +113,12 @@ def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard
         build_seconds=outcome.build_seconds,
         case=as_json,
         got=None if verdict is Verdict.PASS or not outcome.outputs else _encode_outputs(outcome.outputs),
-        extra={**extra(spec, case, shard), **_symptom(spec, case, outcome, verdict),
-               **({"compiled": outcome.compiled} if outcome.compiled else {})},
     ).to_json()
+    rest = {"shard": shard, **_symptom(spec, case, outcome, verdict), **({"compiled": outcome.compiled} if outcome.compiled else {})}
+    if encoded is not None and len(encoded) > 2:
+        result["extra"] = PartlyEncoded.of(encoded[2].fields, rest, case.expected.kind)
+    else:
+        result["extra"] = {**described.case_fields(spec, case), **rest}
     if encoded is not None:
         result["case"] = EncodedCase(encoded[1])
     return result
@@ -117,6 +128,9 @@ def _symptom(spec: SpecVersion, case: Case, outcome: Outcome, verdict: Verdict) 
     """{"symptom": key} for a failure (suites/symptom.py: what failure groups are keyed by), else {}."""
     key = symptom.of_case(spec, case, outcome, verdict)
     return {} if key is None else {"symptom": key}
+
+
+_RAN = frozenset(v.value for v in Verdict if v.ran)
 
 
 @dataclass(frozen=True)
@@ -139,22 +153,26 @@ class Judged:
         """started: when the worker took up the case (perf_counter); then the result's
         harness_seconds is measured here, after the line is encoded, as the time since then less
         `not_harness` (the backend's build and run), so that encoding the line counts as harness."""
-        case = result.get("case")
+        case, extra = result.get("case"), result.get("extra") or {}
         spliced = isinstance(case, EncodedCase)  # splice the case's JSON in instead of encoding it again
-        skip = ("case",) * spliced + ("harness_seconds",) * (started is not None)
+        partly = isinstance(extra, PartlyEncoded)  # and the case's fields of `extra`
+        skip = ("case",) * spliced + ("extra",) * partly + ("harness_seconds",) * (started is not None)
         rest = _COMPACT.encode({k: v for k, v in result.items() if k not in skip} if skip else result).encode()
         harness = result["harness_seconds"]
         tail = b""
+        if partly:
+            tail += b',"extra":' + extra.encoded()
         if started is not None:
             harness = max(perf_counter() - started - not_harness, 0.0)
             tail += b',"harness_seconds":' + float.__repr__(harness).encode()
         if spliced:
             tail += b',"case":' + case
-        line = rest[:-1] + tail + b"}\n"
-        ran = Verdict(result["verdict"]).ran
-        return cls(result["case_id"], result["spec_id"], result["verdict"], result["backend_seconds"],
+        line = b"".join((rest[:-1], tail, b"}\n"))
+        verdict = result["verdict"]
+        return cls(result["case_id"], result["spec_id"], verdict, result["backend_seconds"],
                    result["build_seconds"], harness, line,
-                   (result.get("extra") or {}).get("expected_kind", ""), "" if ran else result.get("backend_message", ""))
+                   extra.expected_kind if partly else extra.get("expected_kind", ""),
+                   "" if verdict in _RAN else result.get("backend_message", ""))
 
     def result(self) -> dict:
         return json.loads(self.line)

@@ -35,10 +35,10 @@ _FACTORS: dict[str, list] = {}  # spec id -> its factors (computing them probes 
 
 
 def _factors(spec: SpecVersion) -> list:
-    from opconform.generator import spec_factors
+    from opconform.suites import case_cache
 
     if spec.id not in _FACTORS:
-        _FACTORS[spec.id] = [f for f in spec_factors(spec) if f.kind != "values"]
+        _FACTORS[spec.id] = [f for f in case_cache.spec_factors(spec) if f.kind != "values"]
     return _FACTORS[spec.id]
 
 

@@ -9,14 +9,15 @@ backend passes when it agrees with any of them, and matched_policies says which 
 from __future__ import annotations
 
 import functools
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from opconform import containers, dtypes
-from opconform.compare import Rules, check, differing, short, type_name
+from opconform.compare import Rules, check, differing, type_name
 from opconform.model import Alternative, Case, Outcome, Port, SpecVersion, Verdict
 from opconform.oracle import strings
+from opconform.suites.described import describe_call  # noqa: F401 - judge's, and its callers'
 
 # Outcome.status of a case a backend judged from files (suites/judge.py) wrote no answer for
 NO_ANSWER = "no-answer"
@@ -24,33 +25,10 @@ NO_ANSWER = "no-answer"
 _SEVERITY = {Verdict.MISMATCH: 0, Verdict.WRONG_SHAPE: 1, Verdict.WRONG_DTYPE: 2, Verdict.MISSING_OUTPUT: 3}
 
 
-def describe_call(spec: SpecVersion, case: Case) -> str:
-    """'GatherND-13(data: float32[2,3], indices: int64[2,2]; batch_dims=1)': what was called, briefly."""
-    parts = []
-    for port, x in zip(_input_names(spec, len(case.inputs)), case.inputs):
-        parts.append(f"{port}: absent" if x is None else f"{port}: {_type_of(x)}")
-    attrs = "; " + ", ".join(f"{k}={short(v)}" for k, v in sorted(case.attributes.items())) if case.attributes else ""
-    return f"{spec.operator}-{spec.since}({', '.join(parts)}{attrs})"
-
-
-def _input_names(spec: SpecVersion, n: int) -> list[str]:
-    names = [p.name for p in spec.inputs]
-    if spec.inputs and spec.inputs[-1].variadic:
-        last = names.pop()
-        names += [f"{last}[{i}]" for i in range(n - len(names))]
-    return names + [f"input{i}" for i in range(len(names), n)]
-
-
-def _type_of(a: Any) -> str:
-    if containers.is_container(a):
-        return containers.describe(a)
-    a = np.asarray(a)
-    name = type_name(a.dtype)
-    return f"{name}[{','.join(map(str, a.shape))}]"
-
-
-def judge(spec: SpecVersion, case: Case, outcome: Outcome) -> tuple[Verdict, str, dict | None]:
-    call = describe_call(spec, case)
+def judge(spec: SpecVersion, case: Case, outcome: Outcome, call: str | None = None) -> tuple[Verdict, str, dict | None]:
+    """call: describe_call(spec, case), where the caller has it (described at generation)."""
+    if call is None:
+        call = describe_call(spec, case)
     exp = case.expected
     if outcome.status in ("crash", "timeout"):
         return Verdict(outcome.status), f"{outcome.message} [{call}]", None

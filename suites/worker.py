@@ -100,6 +100,9 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
     if backend is None:
         return
     gc.disable()  # collected in the backend's phase between cases (collect_garbage)
+    # what start-up made (modules, the backend and its runtime) lives as long as the worker: out of
+    # the collector's sight, a full collection scans only what the cases made
+    gc.freeze()
     known: dict = {}  # spec id -> SpecVersion, as the parent sent them (no YAML parsing here)
     started = 0
     # more: the cases' JSON encoded at generation (when the sender has it), whether to send each

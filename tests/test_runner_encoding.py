@@ -3,12 +3,14 @@ generation and spliced into the line, and the backend's signature remembered per
 import itertools
 import json
 
+import numpy as np
 import pytest
 
 from opconform import backends, specs
 from opconform.generator import generate
 from opconform.oracle import expectation
-from opconform.suites import plan, record
+from opconform.model import Outcome
+from opconform.suites import described, plan, record
 from opconform.generator import case_variants as variants
 
 
@@ -17,17 +19,45 @@ def _cases(spec_id="onnx::Abs-13", n=4, kind="valid"):
     return spec, generate(spec, n, 0, profile="smoke", expect=expectation, kind=kind)
 
 
-def test_spliced_case_json_reads_back_as_the_encoded_case():
-    spec, cases = _cases()
+def _outcomes(backend, spec, case):
+    """What the backend did, and made-up failures: a refusal, wrong values, a crash."""
+    done = backend.execute(spec, case)
+    yield done
+    yield Outcome("error", message="refused it")
+    yield Outcome("crash", message="SIGSEGV")
+    if done.outputs:
+        yield Outcome("ok", [None if o is None else np.zeros_like(o) + 7 for o in done.outputs], compiled="dynamic")
+
+
+@pytest.mark.parametrize("spec_id", ["onnx::Abs-13", "onnx::Clip-13", "onnx::SequenceInsert-11", "onnx::Unique-11"])
+def test_spliced_case_json_and_fields_read_back_as_the_plain_line(spec_id):
+    """A case encoded and described at generation (plan.encode_case) gives, for any outcome, the
+    line the plain path makes: the case's JSON and its fields of `extra` spliced in, its call in the
+    detail, the symptom and shard beside them."""
+    spec, cases = _cases(spec_id)
     backend = backends.get("reference")
     for case in cases:
-        outcome = backend.execute(spec, case)
-        plain = record.Judged.of(record.make(spec, case, outcome, backend.name))
-        fast = record.Judged.of(record.make(spec, case, outcome, backend.name, encoded=plan.encode_case(case)))
-        got, want = json.loads(fast.line), json.loads(plain.line)
-        assert fast.line.endswith(b"\n") and fast.line.count(b"\n") == 1
-        assert got == want and got["case"]["id"] == case.id == fast.case_id
-        assert fast.result() == want
+        for outcome in _outcomes(backend, spec, case):
+            plain = record.Judged.of(record.make(spec, case, outcome, backend.name, shard="1/2"))
+            encoded = plan.encode_case(case, spec)
+            fast = record.Judged.of(record.make(spec, case, outcome, backend.name, shard="1/2", encoded=encoded))
+            got, want = json.loads(fast.line), json.loads(plain.line)
+            assert fast.line.endswith(b"\n") and fast.line.count(b"\n") == 1
+            assert got == want and got["case"]["id"] == case.id == fast.case_id
+            assert fast.result() == want
+            assert (fast.expected_kind, fast.message) == (plain.expected_kind, plain.message)
+            assert encoded[2].call in got["detail"] and got["extra"]["shard"] == "1/2"
+        errored = record.Judged.of(record.harness_error(spec, case, backend.name, "boom", encoded=plan.encode_case(case, spec)))
+        assert errored.result() == json.loads(record.Judged.of(record.harness_error(spec, case, backend.name, "boom")).line)
+
+
+def test_a_described_call_names_each_input_and_attribute():
+    spec, cases = _cases("onnx::Clip-13")
+    case = cases[0]
+    call = described.describe_call(spec, case)
+    assert call.startswith("Clip-13(input: ") and call == described.describe(spec, case).call
+    for x in case.inputs:
+        assert (x is None) or f"{np.asarray(x).dtype.name}[{','.join(map(str, np.shape(x)))}]" in call
 
 
 @pytest.mark.parametrize("kind", ["valid", "invalid"])

@@ -172,3 +172,21 @@ def test_two_symptoms_on_a_real_backend_land_in_two_groups():
     found = groups.failure_groups(ResultSet([], results))
     assert [(g.symptom.split(" | ")[0], g.count) for g in found] == [("output: nan", 2), ("output: order", 2)] or \
         [(g.symptom.split(" | ")[0], g.count) for g in found] == [("output: order", 2), ("output: nan", 2)]
+
+
+def test_spec_factors_are_kept_per_spec_content_not_per_id(tmp_path, monkeypatch):
+    """The factors a failure's row is read from are cached on disk (suites/case_cache.spec_factors):
+    an altered copy of a spec version, which keeps its id, gets its own factors, not the original's."""
+    from opconform.generator import spec_factors
+    from opconform.suites import case_cache
+
+    monkeypatch.setenv("OPCONFORM_CACHE", str(tmp_path))
+    spec = specs.load("onnx::Unique-11")
+    assert case_cache.spec_factors(spec) == spec_factors(spec)
+    assert case_cache.spec_factors(spec) == spec_factors(spec)  # read back from the file
+    assert len(list((tmp_path / "factors").rglob("*.pkl"))) == 1
+    sorted_attr = spec.attribute("sorted")
+    altered = dataclasses.replace(spec, attributes=tuple(a for a in spec.attributes if a is not sorted_attr))
+    assert [f.name for f in case_cache.spec_factors(altered)] == [f.name for f in spec_factors(altered)]
+    assert "attr:sorted" in [f.name for f in case_cache.spec_factors(spec)]
+    assert "attr:sorted" not in [f.name for f in case_cache.spec_factors(altered)]
