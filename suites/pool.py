@@ -129,6 +129,21 @@ def _signature_key(item: Item) -> Hashable:
     return group_key(spec_id, case) if isinstance(case, Case) else None
 
 
+def _alike_keys(item: Item) -> tuple[Hashable, ...]:
+    """The keys of the cases that a hang or a runaway allocation in this one comes back on: its model
+    signature's, and for a must-refuse case also its broken relation's with its element types,
+    whatever the shapes (onnx.reference loops for ever on every Loop-13 whose trip count M is
+    complex, on every shape of the loop's values: twelve cases, each a signature of its own)."""
+    key = _signature_key(item)
+    if key is None:
+        return ()
+    spec_id, case = item
+    if case.expected.kind != "error":
+        return (key,)
+    types = tuple(None if x is None else str(getattr(x, "dtype", type(x).__name__)) for x in case.inputs)
+    return key, ("refused", spec_id, case.expected.relation, types)
+
+
 @dataclass
 class PoolStats:
     workers_started: int = 0
@@ -224,8 +239,8 @@ class WorkerPool:
         self._control: set[int] = set()  # id() of the cases then given a control run (worker.control_case)
         self._died: dict[int, str] = {}  # id() of a case in a control run -> how it died before
         self._longest_build = 0.0  # the longest build_seconds of a result so far
-        self._blown: set = set()  # group keys of the signatures a case passed the memory limit in
-        self._hung: set = set()  # group keys (plan.group_key) of the signatures a case timed out in
+        self._blown: set = set()  # _alike_keys of the cases that passed the memory limit
+        self._hung: set = set()  # _alike_keys of the cases that timed out
         encoded, keys = encoded or {}, keys or {}
         queue: deque[list[Item]] = deque(b for b in batches if b)
         feeding = feed is not None
@@ -315,9 +330,10 @@ class WorkerPool:
         if self._hung and w.pending:
             # a fresh worker builds the signature's model again: never less than twice the longest build seen
             short = max(self.timeout * HUNG_SIGNATURE_SHARE, min(self.timeout, 2 * self._longest_build))
-            if short < now - w.last <= self.timeout and _signature_key(_current(w)) in self._hung:
+            if short < now - w.last <= self.timeout and not self._hung.isdisjoint(_alike_keys(_current(w))):
                 return "timeout", (f"no result within {short:g} s (the per-case timeout is {self.timeout:g} s; another "
-                                   f"case of this model signature already went silent for all of it)")
+                                   f"case of this model signature, or breaking the same relation with the same "
+                                   f"element types, already went silent for all of it)")
         if w.pending and now - w.last > self.timeout:
             return "timeout", f"no result within the {self.timeout:g} s per-case timeout"
         if self.memory_limit and w.pending and now - w.memory_checked > 0.1:
@@ -327,7 +343,7 @@ class WorkerPool:
                 return "memory", f"worker memory {rss >> 20} MiB passed the {self.memory_limit >> 20} MiB limit"
             # a share of what the limit leaves above the loaded backend (torch alone holds ~0.7 GiB)
             low = w.baseline + int(max(self.memory_limit - w.baseline, 0) * BLOWN_SIGNATURE_SHARE)
-            if rss > low and self._blown and _signature_key(_current(w)) in self._blown:
+            if rss > low and self._blown and not self._blown.isdisjoint(_alike_keys(_current(w))):
                 return "memory", (f"worker memory {rss >> 20} MiB passed {low >> 20} MiB (the memory limit is "
                                   f"{self.memory_limit >> 20} MiB; another case of this model signature already "
                                   f"passed all of it)")
@@ -418,10 +434,10 @@ class WorkerPool:
             unsent = _unsent(w)
             item, rest = w.pending[unsent], w.pending[:unsent] + w.pending[unsent + 1:]
             key = _signature_key(item)
-            if status == "timeout" and key is not None:
-                self._hung.add(key)
-            if status == "memory" and key is not None:
-                self._blown.add(key)
+            if status == "timeout":
+                self._hung.update(_alike_keys(item))
+            if status == "memory":
+                self._blown.update(_alike_keys(item))
             controlled = id(item[1]) in self._control
             if w.phase.value == worker.BACKEND:
                 kind = {"timeout": "timeouts", "memory": "memory_kills"}.get(status, "crashes")

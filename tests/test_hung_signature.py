@@ -1,7 +1,8 @@
 """A case that goes silent for the whole per-case timeout shortens the timeout of the other cases
 of its model signature (a hang comes back on every case of its model): they still run, answer in
 time for their own verdict, or time out sooner with a message that says why; cases of other
-signatures keep the full timeout. A case that passes the memory limit lowers the limit of its
+signatures keep the full timeout. A must-refuse case shortens it for the cases that break the same
+relation with the same element types too, whatever their shapes. A case that passes the memory limit lowers the limit of its
 signature's other cases the same way."""
 
 import re
@@ -11,7 +12,7 @@ import pytest
 
 from helpers_runner import run_planned
 from opconform import oracle, specs
-from opconform.model import Case
+from opconform.model import Case, Expectation
 from opconform.suites import pool as pool_module
 from opconform.suites.plan import group_key
 
@@ -92,3 +93,29 @@ def test_a_signature_that_passed_the_memory_limit_gets_a_share_of_it(blown_run):
     assert got[cases[2].id] == ["pass"]
     (status, other), = lost[cases[3].id]
     assert status == "crash" and f"passed the {MEMORY_MB} MiB limit" in other
+
+
+def _refused(x: np.ndarray) -> Case:
+    return Case(SPEC, {}, (x,), (True,), Expectation("error", relation="X_type"))
+
+
+@pytest.fixture(scope="module")
+def hung_refusals(tmp_path_factory):
+    """Must-refuse cases breaking X_type: bool of rank 1, bool of rank 2 (another model signature),
+    then complex64 (another element type)."""
+    cases = [_refused(np.zeros(2, bool)), _refused(np.zeros((3, 3), bool)), _refused(np.zeros(2, np.complex64))]
+    got, lost, _ = run_planned(SPEC, cases, ["hang", "hang", "hang"], tmp_path_factory.mktemp("hung-refusals"),
+                               timeout=TIMEOUT)
+    return cases, got, lost
+
+
+def test_a_hang_on_a_broken_relation_shortens_it_for_that_relation_and_type_in_any_shape(hung_refusals):
+    cases, got, lost = hung_refusals
+    assert group_key(SPEC, cases[0]) != group_key(SPEC, cases[1])
+    (status, first), = lost[cases[0].id]
+    assert status == "timeout" and f"the {TIMEOUT:g} s per-case timeout" in first
+    (status, later), = lost[cases[1].id]
+    short = TIMEOUT * pool_module.HUNG_SIGNATURE_SHARE
+    assert status == "timeout" and f"no result within {short:g} s" in later and "same relation" in later
+    (status, other), = lost[cases[2].id]
+    assert status == "timeout" and f"the {TIMEOUT:g} s per-case timeout" in other
