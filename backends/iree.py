@@ -194,7 +194,10 @@ class IreeBackend(OnnxBackend):
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
         got = handle.function(*feeds.values())
         got = got if isinstance(got, (tuple, list)) else [got]
-        host = [(x.to_host(), _signless(x)) if hasattr(x, "to_host") else (x, False) for x in got]
+        # copied out of the runtime's mapping here, in the backend's phase: a buffer the compiled code
+        # left unreadable (Pad-13 of some float inputs: a SIGSEGV on its first read) then kills the
+        # worker in the backend's code, not later in opconform's judging of a view of it
+        host = [(np.array(x.to_host(), copy=True), _signless(x)) if hasattr(x, "to_host") else (x, False) for x in got]
         with phase("harness"):
             return [_as_declared(np.asarray(x), declared, signless) for (x, signless), declared in zip(host, handle.declared)]
 

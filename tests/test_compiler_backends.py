@@ -71,6 +71,19 @@ def test_iree_reads_signless_integers_as_the_model_declares(elem_type, dtype):
 
 
 @pytest.mark.backend
+def test_iree_outputs_are_copied_out_of_the_runtime_in_its_phase():
+    """The runtime's to_host() maps its buffer: the adapter copies it there, in the backend's phase,
+    so a buffer the compiled code left unreadable (Pad-13 on some float inputs, IREE 3.13) kills the
+    worker in the backend's code (a crash) instead of later in opconform's judging (a harness-error),
+    and no output outlives the runtime's memory."""
+    iree = _backend("iree")
+    x = np.array([-1.5, 2.0, -3.0], dtype=np.float32)
+    (y,) = iree.infer(iree.load(_abs_model(TensorProto.FLOAT)), {"x": x}, ["y"])
+    assert y.flags.owndata and y.base is None
+    np.testing.assert_array_equal(y, np.abs(x))
+
+
+@pytest.mark.backend
 @pytest.mark.parametrize("signal_name", ["SIGSEGV", "SIGABRT"])
 def test_iree_compiler_killed_by_a_signal_is_a_crash(tmp_path, signal_name):
     """iree-compile runs as a child process: when it dies of a signal the case is a crash of the
