@@ -158,6 +158,20 @@ def short_message(exc: BaseException, limit: int = 400) -> str:
     return f"{type(exc).__name__}: {msg}"[:limit]
 
 
+def let_go(exc: BaseException) -> None:
+    """Drop the frames a backend's exception (and those it was raised from) holds, and with them
+    the runtime's objects in their locals, now, in the backend's phase: their destructors are the
+    runtime's code, and one a failed call left broken may die there (IREE's result buffers after
+    "Could not map memory": a SIGSEGV that, left to the end of the except block, was charged to
+    opconform). Call it once the message is read from the exception."""
+    with phase("backend"):
+        seen = set()
+        while exc is not None and id(exc) not in seen:
+            seen.add(id(exc))
+            exc.__traceback__ = None
+            exc = exc.__cause__ or exc.__context__
+
+
 class _Failed:
     """A build failure, cached like a model: every case of the signature gets the same answer."""
 
@@ -290,6 +304,7 @@ class Backend:
                 if phase_of(e) == "harness":  # adapter code marked as opconform's own
                     raise HarnessError.of(e) from e
                 entry = _Failed(self.classify(e, "build"), short_message(e))
+                let_go(e)
             self.models_built += 1
             # the model it displaces from the cache is torn down by the runtime's own destructors:
             # part of the model's build cost (the backend's code), not the harness's
@@ -315,6 +330,7 @@ class Backend:
             if phase_of(e) == "harness":
                 raise HarnessError.of(e) from e
             outputs, status, message = [], self.classify(e, "run"), short_message(e)
+            let_go(e)
         # builds done inside run() (per-shape fallbacks) count as build time, not run time
         run_seconds = perf_counter() - t0 - (self._build_seconds - before)
         return Outcome(status, outputs, message, backend_seconds=max(run_seconds, 0.0), build_seconds=self._build_seconds,

@@ -75,3 +75,36 @@ def test_openvino_takes_0d_tensors_of_the_types_passed_as_raw_bits(spec_id, dtyp
     verdict, detail, _ = judge(spec, case, outcome)
     assert verdict is Verdict.PASS, detail
     assert outcome.outputs[0].dtype == np.dtype(dtype) and outcome.outputs[0].shape == ()
+
+
+class _RuntimeObject:
+    """Stands in for a runtime's object whose destructor is the runtime's code: it notes the phase
+    the process is in when it is torn down."""
+
+    def __init__(self, torn_down_in: list):
+        self.torn_down_in = torn_down_in
+
+    def __del__(self):
+        from opconform.backends import base
+
+        self.torn_down_in.append(base._phase[0])
+
+
+@pytest.mark.parametrize("stage", ["load", "infer"])
+def test_runtime_objects_a_failed_call_holds_are_torn_down_in_the_backends_phase(monkeypatch, stage):
+    """A backend's exception holds the frames it was raised from, and their locals the runtime's
+    objects: their destructors run in the backend's phase (IREE's result buffers after "Could not
+    map memory" died there with SIGSEGV, which at the end of the except block was charged to
+    opconform), and the case is the backend's error."""
+    backend = backends.get("reference")
+    spec, case = _case("onnx::Abs-13", np.array([-1.5, 2.0], np.float32))
+    torn_down_in: list = []
+
+    def failing(*args, **kwargs):
+        held = _RuntimeObject(torn_down_in)  # noqa: F841 - a local of the raising frame
+        raise RuntimeError("Could not map memory")
+
+    monkeypatch.setattr(type(backend), stage, failing)
+    outcome = backend.execute(spec, case)
+    assert outcome.status == "error" and "Could not map memory" in outcome.message
+    assert torn_down_in == ["backend"]
