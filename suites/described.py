@@ -27,7 +27,7 @@ class Described:
 
 
 def describe(spec: SpecVersion, case: Case) -> Described:
-    inputs = [None if x is None else _type_and_shape(x) for x in case.inputs]
+    inputs = _inputs(case)
     fields = case_fields(spec, case, inputs)
     return Described(describe_call(spec, case, inputs), json.dumps(fields, separators=(",", ":")).encode())
 
@@ -35,8 +35,7 @@ def describe(spec: SpecVersion, case: Case) -> Described:
 def describe_call(spec: SpecVersion, case: Case, inputs: list | None = None) -> str:
     """'GatherND-13(data: float32[2,3], indices: int64[2,2]; batch_dims=1)': what was called, briefly.
     inputs: each input's (type name, shape) or container description, where the caller has them."""
-    if inputs is None:
-        inputs = [None if x is None else _type_and_shape(x) for x in case.inputs]
+    inputs = _inputs(case) if inputs is None else inputs
     parts = []
     for port, x in zip(_input_names(spec, len(case.inputs)), inputs):
         if x is None:
@@ -51,15 +50,13 @@ def describe_call(spec: SpecVersion, case: Case, inputs: list | None = None) -> 
 
 def case_fields(spec: SpecVersion, case: Case, inputs: list | None = None) -> dict[str, Any]:
     """The case's own fields of a result's `extra`: what reports group and filter by."""
-    if inputs is None:
-        inputs = [None if x is None else _type_and_shape(x) for x in case.inputs]
+    inputs = _inputs(case) if inputs is None else inputs
     return {
         "label": case.label,
         "expected_kind": case.expected.kind,
         "relation": case.expected.relation,
         "attributes": _jsonable(spec.resolved_attributes(case.attributes)),
-        "dtypes": [None if x is None else containers.type_of(v) if isinstance(x, str) else x[0]
-                   for x, v in zip(inputs, case.inputs)],
+        "dtypes": [None if x is None else type_of(v) if isinstance(x, str) else x[0] for x, v in zip(inputs, case.inputs)],
         "shapes": [None if x is None else list(np.shape(v)) if isinstance(x, str) else list(x[1])
                    for x, v in zip(inputs, case.inputs)],
         "outputs_requested": [p.name for p, asked in zip(spec.outputs, case.outputs_requested) if asked],
@@ -72,6 +69,15 @@ def _input_names(spec: SpecVersion, n: int) -> list[str]:
         last = names.pop()
         names += [f"{last}[{i}]" for i in range(n - len(names))]
     return names + [f"input{i}" for i in range(len(names), n)]
+
+
+def type_of(x: Any) -> str:
+    """An input's element type name, or a container's type (`seq(tensor(float))`)."""
+    return containers.type_of(x) if containers.is_container(x) else type_name(np.asarray(x).dtype)
+
+
+def _inputs(case: Case) -> list:
+    return [None if x is None else _type_and_shape(x) for x in case.inputs]
 
 
 def _type_and_shape(a: Any) -> tuple[str, tuple[int, ...]] | str:

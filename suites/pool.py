@@ -34,6 +34,7 @@ from typing import Any, Callable, Hashable, Mapping, Sequence
 from opconform.backends.base import EXIT_REASONS
 from opconform.model import Case
 from opconform.suites import worker
+from opconform.suites.described import type_of
 from opconform.suites.plan import Item, group_key
 
 STARTUP_TIMEOUT = 180.0  # importing a runtime can be slow on a busy machine
@@ -140,7 +141,7 @@ def _alike_keys(item: Item) -> tuple[Hashable, ...]:
     spec_id, case = item
     if case.expected.kind != "error":
         return (key,)
-    types = tuple(None if x is None else str(getattr(x, "dtype", type(x).__name__)) for x in case.inputs)
+    types = tuple(None if x is None else type_of(x) for x in case.inputs)
     return key, ("refused", spec_id, case.expected.relation, types)
 
 
@@ -345,8 +346,8 @@ class WorkerPool:
             low = w.baseline + int(max(self.memory_limit - w.baseline, 0) * BLOWN_SIGNATURE_SHARE)
             if rss > low and self._blown and not self._blown.isdisjoint(_alike_keys(_current(w))):
                 return "memory", (f"worker memory {rss >> 20} MiB passed {low >> 20} MiB (the memory limit is "
-                                  f"{self.memory_limit >> 20} MiB; another case of this model signature already "
-                                  f"passed all of it)")
+                                  f"{self.memory_limit >> 20} MiB; another case of this model signature, or breaking "
+                                  f"the same relation with the same element types, already passed all of it)")
         return None, ""
 
     def _handle(self, w: _Worker, msg: tuple) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from opconform import containers, dtypes
-from opconform.model import Case, Outcome, Result, SpecVersion, Verdict, _jsonable
+from opconform.model import Case, Outcome, Result, SpecVersion, Verdict
 from opconform.suites import described, symptom, verdicts
 
 
@@ -55,9 +55,10 @@ class PartlyEncoded(dict):
         return made
 
     def encoded(self) -> bytes:
-        if not self or self.fields == b"{}":
-            return _COMPACT.encode(dict(self)).encode() if self else self.fields
-        return self.fields[:-1] + b"," + _COMPACT.encode(dict(self)).encode()[1:]
+        rest = _COMPACT.encode(dict(self)).encode()
+        if rest == b"{}" or self.fields == b"{}":
+            return self.fields if rest == b"{}" else rest
+        return self.fields[:-1] + b"," + rest[1:]
 
 
 def make(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, *, shard: str | None = None,
@@ -67,9 +68,14 @@ def make(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, *, shard
     encoded: (case id, case JSON) when the case was encoded before; then result["case"] is that
     JSON as an EncodedCase (Judged.of writes it; Judged.result() reads it back); with a third
     element, the case's described.Described, its call and fields are taken from it."""
-    call = encoded[2].call if encoded is not None and len(encoded) > 2 else None
-    return _result(spec, case, outcome, backend, shard, harness_seconds, *verdicts.judge(spec, case, outcome, call),
-                   encoded=encoded)
+    known = _described(encoded)
+    return _result(spec, case, outcome, backend, shard, harness_seconds,
+                   *verdicts.judge(spec, case, outcome, known.call if known else None), encoded=encoded)
+
+
+def _described(encoded: tuple | None) -> described.Described | None:
+    """The case described at generation: the third element of plan.encode_case's tuple, if any."""
+    return encoded[2] if encoded is not None and len(encoded) > 2 else None
 
 
 def not_taken(spec: SpecVersion, case: Case, backend: str, reason: str, *, shard: str | None = None) -> dict:
@@ -86,7 +92,8 @@ def harness_error(spec: SpecVersion, case: Case, backend: str, message: str, *, 
     without judging, since judging may be what failed."""
     outcome = Outcome("harness-error", message=message)
     try:
-        call = encoded[2].call if encoded is not None and len(encoded) > 2 else verdicts.describe_call(spec, case)
+        known = _described(encoded)
+        call = known.call if known else verdicts.describe_call(spec, case)
     except Exception:  # noqa: BLE001 - describing the call may be what failed
         call = spec.id
     detail = f"opconform failed on this case, not the backend: {message} [{call}]"
@@ -115,8 +122,9 @@ def _result(spec: SpecVersion, case: Case, outcome: Outcome, backend: str, shard
         got=None if verdict is Verdict.PASS or not outcome.outputs else _encode_outputs(outcome.outputs),
     ).to_json()
     rest = {"shard": shard, **_symptom(spec, case, outcome, verdict), **({"compiled": outcome.compiled} if outcome.compiled else {})}
-    if encoded is not None and len(encoded) > 2:
-        result["extra"] = PartlyEncoded.of(encoded[2].fields, rest, case.expected.kind)
+    known = _described(encoded)
+    if known:
+        result["extra"] = PartlyEncoded.of(known.fields, rest, case.expected.kind)
     else:
         result["extra"] = {**described.case_fields(spec, case), **rest}
     if encoded is not None:

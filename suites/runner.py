@@ -198,7 +198,8 @@ def _add_evidence(planned: list[plan.SpecCases], evidence: Mapping[str, list]) -
         if not extra:
             continue
         if sc.encoded is not None and len(sc.encoded) == len(sc.cases):
-            sc.encoded = list(sc.encoded) + [plan.encode_case(c, specs.load(sc.spec_id)) for c in extra]
+            spec = specs.load(sc.spec_id)
+            sc.encoded = list(sc.encoded) + [plan.encode_case(c, spec) for c in extra]
         sc.cases = list(sc.cases) + extra
 
 
