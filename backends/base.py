@@ -274,6 +274,12 @@ class Backend:
         """Let go of every built model, so that the runtime's destructors run now (a control run's end)."""
         self._models.clear()
 
+    def spent(self) -> bool:
+        """True when this process should be replaced by a fresh one once its cases are done: the
+        runtime holds on to something per model that letting go of the model does not free (TVM
+        never unloads a compiled library)."""
+        return False
+
     # ------------------------------------------------------------ the driver
     def timed_build(self, fn, *args):
         """Call a model build from inside run() so that its time counts as build time."""

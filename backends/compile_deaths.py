@@ -34,17 +34,43 @@ def _folder(backend: str) -> Path:
     return Path(tempfile.gettempdir()) / f"opconform-compiling-{backend}-{parent}-{started}"
 
 
+def model_name(model_bytes: bytes) -> str:
+    """A model's name in the marks (and in compile_cache)."""
+    return hashlib.sha256(model_bytes).hexdigest()[:32]
+
+
+def _died(earlier: str) -> CompileDied:
+    return CompileDied(f"compiling this same model did not return in an earlier worker (it died or hung): {earlier}")
+
+
+def lost(backend: str) -> list[tuple[str, CompileDied]]:
+    """The models whose compile a dead worker of this run left marked, by name, as watched() answers them."""
+    found = []
+    try:
+        marks = [p for p in _folder(backend).iterdir() if "." not in p.name]
+    except OSError:
+        return []
+    for mark in marks:
+        try:
+            owner, earlier = mark.read_text().split("\n", 1)
+        except (OSError, ValueError):
+            continue
+        if not _alive(int(owner)):
+            found.append((mark.name, _died(earlier)))
+    return found
+
+
 @contextmanager
 def watched(backend: str, model_bytes: bytes, what: str) -> Iterator[None]:
     """Compile inside this: raises CompileDied where the same bytes killed a worker before.
     what: how the mark names the compile (the first case's signature, for the message)."""
-    mark = _folder(backend) / hashlib.sha256(model_bytes).hexdigest()[:32]
+    mark = _folder(backend) / model_name(model_bytes)
     try:
         owner, earlier = mark.read_text().split("\n", 1)
     except (OSError, ValueError):
         owner = None
     if owner is not None and not _alive(int(owner)):
-        raise CompileDied(f"compiling this same model did not return in an earlier worker (it died or hung): {earlier}")
+        raise _died(earlier)
     if owner is not None:
         mark = None  # another worker compiles it now (a signature's cases split over two batches)
     else:

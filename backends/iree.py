@@ -13,14 +13,16 @@ import re
 import signal
 import subprocess
 import sys
+from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
 import onnx
 
 from opconform import dtypes
-from opconform.backends import compile_deaths
+from opconform.backends import compile_cache, compile_deaths
 from opconform.backends.base import phase
 from opconform.backends.onnx_base import OnnxBackend
 
@@ -80,6 +82,9 @@ class IreeBackend(OnnxBackend):
         self._compile_tool = find_tool("iree-compile")
         # local-sync: one thread per worker, the runner already runs --jobs workers side by side
         self._config = iree.runtime.Config("local-sync")
+        # compiled modules kept between runs (.vmfb; models compiled together share one)
+        self.cache = compile_cache.for_backend(self.name, [self.version(), *COMPILE_FLAGS], [__file__])
+        self._opened: OrderedDict[Path, Any] = OrderedDict()  # kept .vmfb -> its loaded functions
 
     def version(self) -> str:
         from iree.compiler.version import VERSION as compiler
@@ -88,14 +93,25 @@ class IreeBackend(OnnxBackend):
         return compiler if compiler == runtime else f"compiler {compiler}, runtime {runtime}"
 
     def load(self, model: onnx.ModelProto) -> Any:
-        # the import runs in-process, onnx's shape inference first (it segfaults on GatherND-12 with a
-        # negative batch_dims): the mark keeps the next worker from importing the same model again
+        data = model.SerializeToString()
+        name = compile_deaths.model_name(data)
+        kept = self._kept(name, model)
+        if kept is not None:
+            if isinstance(kept, BaseException):
+                raise kept
+            return kept
         from iree.compiler import ir
 
-        with compile_deaths.watched(self.name, model.SerializeToString(), compile_deaths.described(model)):
-            module = self._import(model, ir.Context(), "main")
-            vmfb = self._compile(module.operation.get_asm(binary=True))
-        return self._entries(vmfb, {0: "main"}, [model])[0]
+        try:
+            # the import runs in-process, onnx's shape inference first (it segfaults on GatherND-12 with a
+            # negative batch_dims): the mark keeps the next worker from importing the same model again
+            with compile_deaths.watched(self.name, data, compile_deaths.described(model)):
+                module = self._import(model, ir.Context(), "main")
+                vmfb = self._compile(module.operation.get_asm(binary=True))
+        except Exception as e:
+            self._keep_failure(name, e)
+            raise
+        return self._entries(vmfb, {0: "main"}, [model], [name])[0]
 
     def load_many(self, models: list[onnx.ModelProto]) -> list[Any]:
         """Each model imported alone, then their functions compiled together in one iree-compile
@@ -104,25 +120,59 @@ class IreeBackend(OnnxBackend):
         joint compile fails, the functions its errors point at get those errors (what compiling
         each alone says) and the rest are compiled again; a compiler that dies, or errors that
         point at no function, split the group in halves, down to single models compiled as load()
-        compiles them."""
+        compiles them. Models kept from an earlier compile are loaded, not compiled."""
         from iree.compiler import ir
 
         context = ir.Context()
         results: list[Any] = [None] * len(models)
         imported: dict[int, Any] = {}
+        data = [model.SerializeToString() for model in models]
+        names = [compile_deaths.model_name(d) for d in data]
         for i, model in enumerate(models):
+            results[i] = self._kept(names[i], model)
+            if results[i] is not None:
+                continue
             try:
-                with compile_deaths.watched(self.name, model.SerializeToString(), compile_deaths.described(model)):
+                with compile_deaths.watched(self.name, data[i], compile_deaths.described(model)):
                     module = self._import(model, context, f"m{i}")
             except Exception as e:  # noqa: BLE001 - what load() raises for this model
+                self._keep_failure(names[i], e)
                 results[i] = e
                 continue
             if len(module.body.operations) == 1:  # a model imported as several functions is left to load()
                 imported[i] = module
-        self._compile_together(imported, models, results)
+        self._compile_together(imported, models, names, results)
         return results
 
-    def _compile_together(self, modules: dict[int, Any], models: list[onnx.ModelProto], results: list[Any]) -> None:
+    def _kept(self, name: str, model: onnx.ModelProto) -> Any:
+        """The model's kept compile loaded (its Compiled, or the failure to raise), or None."""
+        if self.cache is None:
+            return None
+        hit = self.cache.lookup(name)
+        if hit is None:
+            self.cache.keep_lost(self.name)
+            return None
+        if hit.failure is not None:
+            return hit.failure
+        functions = self._opened.pop(hit.artifact, None)
+        if functions is None:
+            try:
+                functions = self._functions(hit.artifact.read_bytes())
+            except (OSError, RuntimeError, ValueError):
+                return None  # unreadable: compiled afresh, and replaced
+        self._opened[hit.artifact] = functions
+        while len(self._opened) > 16:
+            self._opened.popitem(last=False)
+        with phase("harness"):
+            declared = [_numpy_of(o.type.tensor_type.elem_type) for o in model.graph.output]
+        return Compiled(functions[hit.entry], declared)
+
+    def _keep_failure(self, name: str, exc: BaseException) -> None:
+        if self.cache is not None:
+            self.cache.keep_failure(name, exc, self.classify(exc, "build"), self.needs_static(exc))
+
+    def _compile_together(self, modules: dict[int, Any], models: list[onnx.ModelProto], names: list[str],
+                          results: list[Any]) -> None:
         from iree.compiler import ir
 
         while len(modules) > 1:
@@ -134,7 +184,7 @@ class IreeBackend(OnnxBackend):
             proc = self._run_compiler(text.encode())
             if proc.returncode == 0:
                 try:
-                    handles = self._entries(proc.stdout, {i: f"m{i}" for i in modules}, models)
+                    handles = self._entries(proc.stdout, {i: f"m{i}" for i in modules}, models, names)
                 except Exception:  # noqa: BLE001 - left to load(), model by model
                     return
                 for i, handle in handles.items():
@@ -145,27 +195,40 @@ class IreeBackend(OnnxBackend):
             if not located or located.get(None):  # it died, or said what no function's line shows
                 items = list(modules.items())
                 for half in (items[:len(items) // 2], items[len(items) // 2:]):
-                    self._compile_together(dict(half), models, results)
+                    self._compile_together(dict(half), models, names, results)
                 return
             for name, lines in located.items():
                 i = int(name[1:])
                 results[i] = CompileFailed(_diagnostics("\n".join(lines)))
+                self._keep_failure(names[i], results[i])
                 modules.pop(i, None)
         for i, module in modules.items():
             try:
-                results[i] = self._entries(self._compile(module.operation.get_asm(binary=True)), {i: f"m{i}"}, models)[i]
+                vmfb = self._compile(module.operation.get_asm(binary=True))
+            except Exception as e:  # noqa: BLE001 - what load() raises for this model
+                self._keep_failure(names[i], e)
+                results[i] = e
+                continue
+            try:
+                results[i] = self._entries(vmfb, {i: f"m{i}"}, models, names)[i]
             except Exception as e:  # noqa: BLE001 - what load() raises for this model
                 results[i] = e
 
-    def _entries(self, vmfb: bytes, names: dict[int, str], models: list[onnx.ModelProto]) -> dict[int, Compiled]:
-        """The compiled module loaded into the runtime: its function of each name, by model index."""
+    def _entries(self, vmfb: bytes, entries: dict[int, str], models: list[onnx.ModelProto], names: list[str]) -> dict[int, Compiled]:
+        """The compiled module loaded into the runtime: its function of each entry name, by model
+        index; kept for the models of these names (by index) where the cache is on."""
+        functions = self._functions(vmfb)
+        if self.cache is not None:
+            self.cache.keep_artifact(lambda path: path.write_bytes(vmfb), ".vmfb", {names[i]: e for i, e in entries.items()})
+        with phase("harness"):
+            declared = {i: [_numpy_of(o.type.tensor_type.elem_type) for o in models[i].graph.output] for i in entries}
+        return {i: Compiled(functions[e], declared[i]) for i, e in entries.items()}
+
+    def _functions(self, vmfb: bytes) -> Any:
         rt = self._runtime
         module = rt.VmModule.copy_buffer(self._config.vm_instance, vmfb)
         context = rt.SystemContext(vm_modules=[module], config=self._config)
-        functions = context.modules[module.name]
-        with phase("harness"):
-            declared = {i: [_numpy_of(o.type.tensor_type.elem_type) for o in models[i].graph.output] for i in names}
-        return {i: Compiled(functions[name], declared[i]) for i, name in names.items()}
+        return context.modules[module.name]
 
     def _import(self, model: onnx.ModelProto, context: Any, name: str) -> Any:
         """The MLIR module of the model, as iree-import-onnx makes it (shapes inferred first, as it
@@ -202,9 +265,13 @@ class IreeBackend(OnnxBackend):
             return [_as_declared(np.asarray(x), declared, signless) for (x, signless), declared in zip(host, handle.declared)]
 
     def needs_static(self, exc: BaseException) -> bool:
+        if isinstance(exc, compile_cache.Remembered):
+            return exc.static
         return isinstance(exc, CompileFailed) and any(s in str(exc).lower() for s in _DYNAMIC)
 
     def classify(self, exc: BaseException, stage: str) -> str:
+        if isinstance(exc, compile_cache.Remembered):
+            return exc.status
         if isinstance(exc, (CompilerDied, compile_deaths.CompileDied)):
             return "crash"
         text = str(exc).lower()

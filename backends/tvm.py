@@ -8,6 +8,8 @@ of TVM's passes kills the worker, which the runner reports as a crash."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,7 +18,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import onnx
 
-from opconform.backends import compile_deaths
+from opconform.backends import compile_cache, compile_deaths
 from opconform.backends.base import phase
 from opconform.backends.onnx_base import OnnxBackend
 
@@ -34,6 +36,11 @@ _UNSUPPORTED = ("opnotimplemented", "not supported", "unsupported", "not impleme
                 # a converter that leaves out outputs it does not compute (BatchNormalization's
                 # training outputs: "Missing outputs during conversion. Expected 5 but Got 3")
                 "missing outputs during conversion")
+# how many compiled libraries a worker loads before it asks to be replaced (Backend.spent): TVM never
+# unloads one, and each holds 5 memory mappings (the kernel's default limit is 65,530 a process) and
+# some 20 kB; a worker of a ci run loads some 15,000
+LIBRARIES_PER_WORKER = 4000
+
 # ... and that a build may have failed only because a dimension was symbolic (LegalizeOps leaves an
 # operator whose broadcast it cannot prove for symbolic dimensions to a VM that cannot run it)
 _DYNAMIC = ("dynamic", "symbolic", "primexpr", "tir.var", "intimm", "static", "expected int",
@@ -65,17 +72,48 @@ class TvmBackend(OnnxBackend):
         self._tvm, self._relax, self._from_onnx = tvm, relax, from_onnx
         self._target = tvm.target.Target("llvm")
         self._device = tvm.cpu()
+        # compiled models kept between runs as shared libraries (a cold run loads the library it
+        # just wrote too, so that cold and warm runs run the same code)
+        self.cache = compile_cache.for_backend(self.name, [self.version(), str(self._target), "keep_params_in_input=False"],
+                                               [__file__])
+        self.libraries_loaded = 0
 
     def version(self) -> str:
         return str(self._tvm.__version__)
 
     def load(self, model: onnx.ModelProto) -> Any:
-        # compiled in-process: LLVM or a pass that segfaults kills the worker, and the mark keeps
-        # the next worker from compiling the same model again for each case of the signature
-        with compile_deaths.watched(self.name, model.SerializeToString(), compile_deaths.described(model)):
-            module = self._from_onnx(model, keep_params_in_input=False)
-            executable = self._tvm.compile(module, target=self._target)
-            return Compiled(self._relax.VirtualMachine(executable, self._device), self._device)
+        data = model.SerializeToString()
+        name = compile_deaths.model_name(data)
+        if self.cache is not None:
+            hit = self.cache.lookup(name)
+            if hit is not None and hit.failure is not None:
+                raise hit.failure
+            if hit is not None:
+                try:
+                    return self._loaded(hit.artifact)
+                except Exception:  # noqa: BLE001 - a library this TVM cannot load: compiled afresh, and replaced
+                    pass
+            self.cache.keep_lost(self.name)
+        try:
+            # compiled in-process: LLVM or a pass that segfaults kills the worker, and the mark keeps
+            # the next worker from compiling the same model again for each case of the signature
+            with compile_deaths.watched(self.name, data, compile_deaths.described(model)):
+                module = self._from_onnx(model, keep_params_in_input=False)
+                executable = self._tvm.compile(module, target=self._target)
+                kept = self.cache and self.cache.keep_artifact(lambda path: executable.export_library(str(path), fcompile=_link),
+                                                               ".so", {name: "main"})
+        except Exception as e:
+            if self.cache is not None:
+                self.cache.keep_failure(name, e, self.classify(e, "build"), self.needs_static(e))
+            raise
+        return self._loaded(kept) if kept else Compiled(self._relax.VirtualMachine(executable, self._device), self._device)
+
+    def _loaded(self, library: Any) -> Compiled:
+        self.libraries_loaded += 1
+        return Compiled(self._relax.VirtualMachine(self._tvm.runtime.load_module(str(library)), self._device), self._device)
+
+    def spent(self) -> bool:
+        return self.libraries_loaded >= LIBRARIES_PER_WORKER
 
     def infer(self, handle: Any, feeds: dict[str, np.ndarray], output_names: list[str]) -> Sequence[Any]:
         with phase("harness"):
@@ -89,13 +127,31 @@ class TvmBackend(OnnxBackend):
             return [np.asarray(x) for x in host]
 
     def needs_static(self, exc: BaseException) -> bool:
+        if isinstance(exc, compile_cache.Remembered):
+            return exc.static
         return any(s in str(exc).lower() for s in _DYNAMIC)
 
     def classify(self, exc: BaseException, stage: str) -> str:
+        if isinstance(exc, compile_cache.Remembered):
+            return exc.status
         if isinstance(exc, compile_deaths.CompileDied):
             return "crash"
         text = f"{type(exc).__name__}: {exc}".lower()
         return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
+
+
+def _link(output: str, objects: list[str], options: Any = None, **kwargs: Any) -> None:
+    """Link the compiled objects into a shared library: with `ld` alone where there is one (some 5
+    ms), not TVM's default of the C++ compiler's driver (some 40 ms more a model, and a ci run
+    has some 30,000); where ld refuses, the default."""
+    if shutil.which("ld") and subprocess.run(["ld", "-shared", "-o", output, *objects], capture_output=True).returncode == 0:
+        return
+    from tvm.contrib import cc
+
+    cc.create_shared(output, objects, options)
+
+
+_link.output_format = "so"  # type: ignore[attr-defined] - what export_library asks of an fcompile
 
 
 @contextmanager

@@ -113,6 +113,7 @@ class _Worker:
     first: list[Item] = field(default_factory=list)  # a batch it runs before taking from the queue
     control: bool = False  # `first` is a control run (worker.control_case)
     baseline: int = 0  # its resident memory once the backend was loaded, in bytes
+    spent: bool = False  # it asked to be replaced (Backend.spent): sent nothing more, stopped once it has answered
 
 
 def _unsent(w: _Worker) -> int:
@@ -157,6 +158,7 @@ class PoolStats:
     # deaths outside the backend's code that the case, rerun alone in an unused worker, did not repeat
     deaths_not_reproduced: int = 0
     spares_used: int = 0
+    workers_retired: int = 0  # replaced, alive, at their backend's asking (Backend.spent)
     models_built: int = 0
     backend_version: str = ""
 
@@ -243,6 +245,7 @@ class WorkerPool:
         self._blown: set = set()  # _alike_keys of the cases that passed the memory limit
         self._hung: set = set()  # _alike_keys of the cases that timed out
         encoded, keys = encoded or {}, keys or {}
+        leaving: list[_Worker] = []  # retired workers told to stop, not waited for until the end
         queue: deque[list[Item]] = deque(b for b in batches if b)
         feeding = feed is not None
         wanted = self.jobs if feeding else min(self.jobs, len(queue))
@@ -268,7 +271,7 @@ class WorkerPool:
                     # a second batch waits in the pipe while the first runs, so that the worker goes on
                     # at once instead of waiting for the parent (planning, writing) to answer; not at the
                     # end of the queue, where it would leave another worker without a batch
-                    while w.ready and (w.first or (queue and (not w.pending or
+                    while w.ready and not w.spent and (w.first or (queue and (not w.pending or
                                                               (len(w.in_flight) < PREFETCH and len(queue) > len(workers))))):
                         if w.first and w.pending:
                             break  # a rerun runs alone: after what the worker holds, nothing with it
@@ -294,7 +297,15 @@ class WorkerPool:
                         spare = self._spawn()
                 for w in list(workers):
                     status, message = self._service(w)
-                    if status:
+                    if not status and w.spent and not w.pending:
+                        workers.remove(w)
+                        self._dismiss(w, leaving)
+                        self.stats.models_built += w.models_built
+                        self.stats.workers_retired += 1
+                        if queue or feeding:
+                            successor, spare = (spare, self._spawn()) if spare is not None else (self._spawn(), None)
+                            workers.append(successor)
+                    elif status:
                         workers.remove(w)
                         rerun = self._retire(w, status, message, queue)
                         if queue or feeding or rerun:
@@ -307,7 +318,7 @@ class WorkerPool:
                             successor.control = bool(rerun) and id(rerun[0][1]) in self._control
                             workers.append(successor)
         finally:
-            for w in workers + ([spare] if spare else []):
+            for w in workers + ([spare] if spare else []) + leaving:
                 self._stop(w)
         self.stats.models_built += sum(w.models_built for w in workers)
         return self.stats
@@ -368,6 +379,8 @@ class WorkerPool:
             w.baseline = rss_bytes(w.process.pid)
             self.stats.backend_version = msg[1]
             self._startup_failures = 0
+        elif kind == "spent":
+            w.spent = True
         elif kind == "fatal":
             raise PoolError(msg[1])
         elif kind == "ahead":  # it built (a part of) the batch's models ahead (worker.look_ahead): the next
@@ -477,6 +490,14 @@ class WorkerPool:
             os.kill(w.process.pid, signal.SIGKILL)
         w.process.join()
         w.conn.close()
+
+    def _dismiss(self, w: _Worker, leaving: list[_Worker]) -> None:
+        """Tell a worker that has answered everything to stop, without waiting for it to exit."""
+        try:
+            w.conn.send(None)
+        except (OSError, BrokenPipeError):
+            pass
+        leaving.append(w)
 
     def _stop(self, w: _Worker) -> None:
         try:

@@ -105,6 +105,7 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
     gc.freeze()
     known: dict = {}  # spec id -> SpecVersion, as the parent sent them (no YAML parsing here)
     started = 0
+    spent = False
     # more: the cases' JSON encoded at generation (when the sender has it), whether to send each
     # result at once (the pool asks once its workers die: results gathered die with the worker and
     # are run again, which on a crash-heavy backend cost more than the messages saved), whether it
@@ -131,6 +132,9 @@ def main(conn: Any, backend_ref: str, shard: str | None, phase_flag: Any, positi
             if position is None or at_once or k == len(batch) - 1 or perf_counter() - flushed >= FLUSH_SECONDS:
                 conn.send(gathered[0] if len(gathered) == 1 else ("many", gathered))
                 gathered, flushed = [], perf_counter()
+        if not spent and backend.spent():
+            spent = True
+            conn.send(("spent",))  # the parent sends nothing more, and replaces it once it has answered all
 
 
 def look_ahead(backend: Any, known: dict, batch: list, phase_flag: Any, progress: Any) -> None:

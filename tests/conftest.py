@@ -1,6 +1,9 @@
 """Shared test settings. Hypothesis runs derandomized here, so the project's own tests are
 repeatable; the generator's own seeds are tested separately."""
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -13,6 +16,11 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("opconform-tests")
+
+# compiled models (backends/compile_cache.py) kept for this test process only: the tests compile for
+# real, and a compiler death a test stages is never remembered by a user's runs (or another test's)
+os.environ["OPCONFORM_COMPILE_CACHE"] = tempfile.mkdtemp(prefix="opconform-compiled-")
+atexit.register(shutil.rmtree, os.environ["OPCONFORM_COMPILE_CACHE"], True)
 
 
 def _import_every_opconform_module() -> None:

@@ -2,6 +2,7 @@
 TVM compiles in-process, and without the mark each case of a signature whose compile segfaults
 would kill one more worker. The processes here are children of the test process, as a run's
 workers are children of its fork server: they share the folder of marks."""
+import os
 import shutil
 import subprocess
 import sys
@@ -10,19 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from opconform.backends import compile_deaths
+from opconform.backends import compile_cache, compile_deaths
 
 # a process that dies inside the watched compile, as a compiler's segfault kills its worker
 DIES = """
 import os, signal
-from opconform.backends import compile_deaths
+from opconform.backends import compile_cache, compile_deaths
 print(compile_deaths._folder({backend!r}), flush=True)
 with compile_deaths.watched({backend!r}, {model!r}, "Relu on FLOAT6E2M3"):
     os.kill(os.getpid(), signal.SIGSEGV)
 """
 # ... and the next process, asked to compile the same bytes, then other bytes
 ASKS = """
-from opconform.backends import compile_deaths
+from opconform.backends import compile_cache, compile_deaths
 for model in ({model!r}, b"another model"):
     try:
         with compile_deaths.watched({backend!r}, model, "x"):
@@ -32,8 +33,9 @@ for model in ({model!r}, b"another model"):
 """
 
 
-def _python(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+def _python(code: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
 
 
 @pytest.fixture
@@ -70,7 +72,7 @@ BACKEND_ASKS = """
 import onnx
 from onnx import TensorProto, helper
 from opconform import backends
-from opconform.backends import compile_deaths
+from opconform.backends import compile_cache, compile_deaths
 
 def relu(t):
     x = helper.make_tensor_value_info("x", t, ["n"])
@@ -97,16 +99,21 @@ with compile_deaths.watched(backend.name, relu(TensorProto.FLOAT).SerializeToStr
 
 @pytest.mark.backend
 @pytest.mark.parametrize("name", ["tvm", "iree"])
-def test_a_compiler_answers_crash_for_a_model_whose_compile_killed_a_worker(marks, name):
+def test_a_compiler_answers_crash_for_a_model_whose_compile_killed_a_worker(marks, tmp_path, name):
     """TVM compiles in-process; IREE imports in-process (onnx's shape inference first, which
-    segfaults on GatherND-12 with a negative batch_dims) and compiles in a child."""
+    segfaults on GatherND-12 with a negative batch_dims) and compiles in a child. The next run
+    remembers it too (backends/compile_cache.py), without the marks of this one."""
     pytest.importorskip({"tvm": "tvm", "iree": "iree.runtime"}[name])
-    died = _python(BACKEND_ASKS.format(name=name, before=DIE_ON_FLOAT))
+    env = {compile_cache.ENV: str(tmp_path / "compiled")}  # the staged death is this test's alone
+    died = _python(BACKEND_ASKS.format(name=name, before=DIE_ON_FLOAT), env)
     assert died.returncode < 0, died.stderr[-2000:]
     marks.append(Path(died.stdout.splitlines()[0]))
-    asked = _python(BACKEND_ASKS.format(name=name, before=""))
+    asked = _python(BACKEND_ASKS.format(name=name, before=""), env)
     assert asked.returncode == 0, asked.stderr[-2000:]
     assert [ln for ln in asked.stdout.splitlines() if ln] == ["crash CompileDied", "compiled"]
+    shutil.rmtree(marks[-1])  # a later run: this run's marks are gone
+    again = _python(BACKEND_ASKS.format(name=name, before=""), env)
+    assert [ln for ln in again.stdout.splitlines() if ln] == ["crash CompileDied", "compiled"]
 
 
 @pytest.mark.backend

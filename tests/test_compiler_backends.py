@@ -14,6 +14,7 @@ from onnx import TensorProto, helper
 
 from helpers_runner import planned_cases, rows, run_cli
 from opconform import backends, specs
+from opconform.backends import compile_cache
 from opconform.model import Verdict
 from opconform.suites.verdicts import judge
 
@@ -85,10 +86,11 @@ def test_iree_outputs_are_copied_out_of_the_runtime_in_its_phase():
 
 @pytest.mark.backend
 @pytest.mark.parametrize("signal_name", ["SIGSEGV", "SIGABRT"])
-def test_iree_compiler_killed_by_a_signal_is_a_crash(tmp_path, signal_name):
+def test_iree_compiler_killed_by_a_signal_is_a_crash(tmp_path, monkeypatch, signal_name):
     """iree-compile runs as a child process: when it dies of a signal the case is a crash of the
     backend, not a refusal (which a must-refuse case would count as a pass). IREE cannot be made to
     crash on demand, so a program that kills itself the same way stands in for its compiler."""
+    monkeypatch.setenv(compile_cache.ENV, str(tmp_path / "compiled"))  # the staged death is this test's alone
     iree = _backend("iree")
     tool = tmp_path / "iree-compile"
     tool.write_text(f"#!{sys.executable}\nimport os, signal, sys\nsys.stdin.buffer.read()\n"

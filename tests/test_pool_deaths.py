@@ -108,3 +108,33 @@ def test_a_runtime_object_freed_by_the_garbage_collector_is_the_backends(tmp_pat
     # the collection due right after its case: that case's crash
     assert {cid: [s for s, _ in ls] for cid, ls in lost.items()} == {cases[order.index("cycle-death")].id: ["crash"]}
     assert sorted(list(got) + list(lost)) == sorted(c.id for c in cases)
+
+
+def test_a_worker_that_asks_to_be_replaced_is_replaced_alive_once_it_has_answered(tmp_path):
+    """TVM never unloads a compiled library: its worker asks to be replaced after some thousands
+    (Backend.spent). The pool sends it nothing more, stops it once every case it was sent is
+    answered, and a spare takes over: no case is lost, none is run twice, no death is counted."""
+    import multiprocessing
+
+    from helpers_runner import BROKEN
+    from opconform.suites.pool import WorkerPool
+
+    cases = _cases(12)
+    behaviours = ["spend"] + ["pass"] * 11
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({c.id: b for c, b in zip(cases, behaviours)}))
+    got: dict = {}
+    lost: dict = {}
+    pool = WorkerPool(BROKEN, jobs=1, timeout=30, memory_limit_mb=None, shard=None,
+                      on_result=lambda j: got.setdefault(j.case_id, []).append(j.verdict),
+                      on_lost=lambda item, status, message: lost.setdefault(item[1].id, []).append((status, message)))
+    pool._ctx = multiprocessing.get_context("spawn")  # spawned workers read the plan from their environment
+    mp = pytest.MonkeyPatch()
+    mp.setenv(broken.PLAN_ENV, str(plan))
+    try:
+        stats = pool.run([[(SPEC, c) for c in cases[i:i + 3]] for i in range(0, 12, 3)], {SPEC: specs.load(SPEC)})
+    finally:
+        mp.undo()
+    assert got == {c.id: ["pass"] for c in cases} and not lost
+    assert stats.workers_retired == 1 and stats.crashes == stats.timeouts == stats.harness_deaths == 0
+    assert stats.workers_started == 3  # the first, its spare (which took over) and the next spare

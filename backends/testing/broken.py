@@ -9,6 +9,8 @@ caught OpenVINO's write past a float4e2m1 output) and, in a control run that lea
 unread, when the backend lets its models go. "cycle-death" answers right and
 leaves a reference cycle holding an object whose destructor kills the process (as a runtime's
 object in a cycle may): whenever the garbage collector frees it, it is the backend's crash.
+"spend" answers right and makes the worker ask to be replaced (Backend.spent), as TVM's does once
+it has loaded many libraries: the pool replaces it, alive, once it has answered what it was sent.
 "die-ahead" answers right, but kills the process when the worker lets the backend build the
 batch's models ahead (Backend.ahead), as a compiler may die compiling a batch's models together:
 no case is to blame, and the batch runs again without that step.
@@ -43,7 +45,7 @@ _VERDICTS = {"pass": "pass", "slow": "pass", "segv": "crash", "abort": "crash", 
              "wrong-shape": "wrong-shape", "wrong-dtype": "wrong-dtype", "mismatch": "mismatch",
              "missing": "missing-output", "refuse": "error", "unsupported": "unsupported",
              "harness": "harness-error", "harness-death": "harness-error", "damage": "pass",
-             "cycle-death": "crash", "damage-now": "crash", "die-ahead": "pass"}
+             "cycle-death": "crash", "damage-now": "crash", "die-ahead": "pass", "spend": "pass"}
 
 
 class Unsupported(RuntimeError):
@@ -80,6 +82,7 @@ def expected_verdict(case: Case, chosen: str) -> str:
 
 _damaged = [False]  # set by a "damage" case: this process dies at the next case's start
 _damaged_now = [False]  # set by a "damage-now" case: this process dies when the backend lets go of its models
+_spent = [False]  # set by a "spend" case: this process asks to be replaced
 
 
 class BrokenBackend(Backend):
@@ -102,6 +105,9 @@ class BrokenBackend(Backend):
         super().release()
         if _damaged_now[0]:  # the runtime's destructors meet the heap it damaged
             os.abort()
+
+    def spent(self) -> bool:
+        return _spent[0]
 
     def signature(self, spec: SpecVersion, case: Case) -> Hashable:
         return case.id  # no model to share
@@ -135,6 +141,8 @@ class BrokenBackend(Backend):
             if not self.leave_outputs_unread:
                 with phase("harness"):  # opconform reading the outputs, where glibc finds the damage
                     os.abort()
+        if chosen == "spend":
+            _spent[0] = True
         if chosen == "cycle-death":
             _leave_doomed_cycle()
         if chosen == "memory":
