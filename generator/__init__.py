@@ -20,23 +20,6 @@ a case (case_variants: more cases sharing its model), the outputs a worked examp
 files `opconform generate` wrote (read_manifest, MANIFEST, ONNX_TESTDIR_FORMAT). A name that is also a submodule's would hide that submodule,
 hence spec_factors, exercised_values, factor_tuple_coverage rather than the functions' own names.
 """
-from opconform.generator.exercised import exercised as exercised_values, same as same_value
-from opconform.generator.manifest import MANIFEST, read as read_manifest
-from opconform.generator.factors import Factor, constraints, example_outputs, factors as spec_factors
-from opconform.generator.probe_rows import (
-    assignment as probe_assignment, draw as draw_probes, preference as factor_preference, rows as rows_to_probe,
-    seeds as probe_seeds,
-)
-from opconform.generator.profiles import PROFILES, Profile, get as size_profile
-from opconform.generator.sampling import generate, generate_rows, has_strategy, restricted, spec_rows
-from opconform.generator.strategies import cases, drafts, error_relations, invalid_drafts
-from opconform.generator.stress import (
-    draw as stress_draw, elements as stress_elements, nbytes as stress_nbytes, sizes as stress_sizes,
-)
-from opconform.generator.tuple_coverage import tuple_coverage as factor_tuple_coverage
-from opconform.generator.variants import variants as case_variants
-from opconform.generator.values import edge_values, from_elements
-
 __all__ = [
     "cases", "generate", "has_strategy", "drafts", "invalid_drafts", "PROFILES", "Profile",
     "error_relations", "generate_rows", "restricted", "spec_rows",
@@ -48,19 +31,43 @@ __all__ = [
 ]
 
 
+# each export's module and name there: loaded when first asked for, so that a run whose cases are
+# all in the case cache imports no Hypothesis (some 0.2 s of its start-up) and no onnx through here
+_EXPORTS = {
+    "exercised_values": ("exercised", "exercised"), "same_value": ("exercised", "same"),
+    "MANIFEST": ("manifest", "MANIFEST"), "read_manifest": ("manifest", "read"),
+    "Factor": ("factors", "Factor"), "constraints": ("factors", "constraints"),
+    "example_outputs": ("factors", "example_outputs"), "spec_factors": ("factors", "factors"),
+    "probe_assignment": ("probe_rows", "assignment"), "draw_probes": ("probe_rows", "draw"),
+    "factor_preference": ("probe_rows", "preference"), "rows_to_probe": ("probe_rows", "rows"),
+    "probe_seeds": ("probe_rows", "seeds"),
+    "PROFILES": ("profiles", "PROFILES"), "Profile": ("profiles", "Profile"), "size_profile": ("profiles", "get"),
+    "generate": ("sampling", "generate"), "generate_rows": ("sampling", "generate_rows"),
+    "has_strategy": ("sampling", "has_strategy"), "restricted": ("sampling", "restricted"),
+    "spec_rows": ("sampling", "spec_rows"),
+    "cases": ("strategies", "cases"), "drafts": ("strategies", "drafts"),
+    "error_relations": ("strategies", "error_relations"), "invalid_drafts": ("strategies", "invalid_drafts"),
+    "stress_draw": ("stress", "draw"), "stress_elements": ("stress", "elements"), "stress_nbytes": ("stress", "nbytes"),
+    "stress_sizes": ("stress", "sizes"),
+    "factor_tuple_coverage": ("tuple_coverage", "tuple_coverage"),
+    "case_variants": ("variants", "variants"),
+    "edge_values": ("values", "edge_values"), "from_elements": ("values", "from_elements"),
+    "output_slots": ("onnx_model", "output_slots"),
+    "read_value_file": ("value_protos", "read"),  # a sequence, optional or map .pb file
+    "ONNX_TESTDIR_FORMAT": ("writers.onnx_testdir", "FORMAT"),
+}
+
+
 def __getattr__(name: str):
-    """output_slots and ONNX_TESTDIR_FORMAT: from the ONNX model builder and writer, which import onnx;
-    loaded when first asked for, so that importing the generator does not import onnx."""
-    if name == "output_slots":
-        from opconform.generator.onnx_model import output_slots
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-        return output_slots
-    if name == "read_value_file":  # a sequence, optional or map .pb file (generator/value_protos.py)
-        from opconform.generator.value_protos import read
+    module, attr = _EXPORTS[name]
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    globals()[name] = value  # asked once: a plain attribute from then on
+    return value
 
-        return read
-    if name == "ONNX_TESTDIR_FORMAT":
-        from opconform.generator.writers.onnx_testdir import FORMAT
 
-        return FORMAT
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

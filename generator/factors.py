@@ -60,7 +60,7 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 
 from opconform import containers, dtypes, specs
-from opconform.generator import value_classes, values
+from opconform.generator import element_edges as values, value_classes
 from opconform.model import Attribute, Port, Relation, SpecVersion
 from opconform.specs import expr
 

@@ -20,10 +20,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 import numpy as np
-from hypothesis import strategies as st
 
 from opconform import dtypes, specs
-from opconform.generator import values
+from opconform.generator import element_edges as values  # the edge values; Hypothesis only where fill() draws
 from opconform.model import Port, SpecVersion
 from opconform.specs import expr
 
@@ -213,6 +212,10 @@ def fill(draw, dtype: str, shape: tuple[int, ...], pin: str, allowed: Members, g
     of them with the row's target type; with `grow`, a scalar becomes rank 1 and the last side
     grows when there are fewer elements than classes (a converted input is elementwise: its shape
     is free), so every allowed class is held. Storage form as values.arrays."""
+    from hypothesis import strategies as st
+
+    from opconform.generator.values import MAX_DRAWN_ELEMENTS, codes as draw_codes
+
     if pin == values.EMPTY_TENSOR:
         sides = list(shape) or [1]
         sides[draw(st.integers(0, len(sides) - 1))] = 0
@@ -226,8 +229,8 @@ def fill(draw, dtype: str, shape: tuple[int, ...], pin: str, allowed: Members, g
         rest = int(np.prod(sides[:-1], dtype=np.int64))
         sides[-1] = -(-len(order) // rest)
         total = rest * sides[-1]
-    n = min(total, values.MAX_DRAWN_ELEMENTS)
-    codes = values.codes(draw, n)  # one choice for the whole array: a member of each class in turn
+    n = min(total, MAX_DRAWN_ELEMENTS)
+    codes = draw_codes(draw, n)  # one choice for the whole array: a member of each class in turn
     flat = [allowed[order[k % len(order)]][codes[k] % len(allowed[order[k % len(order)]])] for k in range(n)]
     block = _array(dtype, flat, (n,))
     return (block if n == total else np.resize(block, total)).reshape(tuple(sides))
