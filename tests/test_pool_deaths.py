@@ -53,7 +53,11 @@ def test_a_death_left_by_the_backend_is_not_opconforms(pool_run):
     after_damage = cases[ORDER.index("damage") + 1]
     # it died once in opconform's code (the damaged process), then passed alone
     assert got[after_damage.id] == ["pass"] and after_damage.id not in lost
-    assert stats.deaths_not_reproduced == 1
+    # once, or twice where the damaging case's own result was still gathered in the worker (results
+    # are sent every 50 ms) when the next case died: it then runs again, rightly, and damages the
+    # worker that runs the rest, whose next case dies once more and passes alone
+    assert stats.deaths_not_reproduced in (1, 2)
+    assert all(got[c.id] == ["pass"] for c in cases if chosen[c.id] == "pass")
     death = next(c for c in cases if chosen[c.id] == "harness-death")
     (status, message), = lost[death.id]
     assert status == "harness-error" and "SIGSEGV" in message
