@@ -2,10 +2,12 @@
 
 The importer (iree.compiler.extras.onnx_importer, what `iree-import-onnx` runs) turns the model
 into MLIR in-process; `iree-compile` compiles it in a child process, as IREE's own Python API
-does, so that its diagnostics come back as text. The child dies with the worker (a hung compile
-is the runner's timeout and leaves nothing running), and a compiler killed by a signal is a
-crash of the backend, not a refusal. Dimensions stay dynamic; only a compile that fails on
-them is retried with the case's shapes (needs_static)."""
+does, so that its diagnostics come back as text. The child dies with the worker (a compile hung
+past the runner's timeout leaves nothing running), and a compiler killed by a signal is a crash of
+the backend, not a refusal. A compile that runs far past the slowest seen (COMPILE_SECONDS)
+is killed by the adapter itself and is the case's `timeout`: the worker lives on, and the hang is
+kept like any failure. Dimensions stay dynamic; only a compile that fails on them is retried with
+the case's shapes (needs_static)."""
 from __future__ import annotations
 
 import ctypes
@@ -47,6 +49,14 @@ _UNSUPPORTED = ("failed to legalize operation", "unsupported", "not supported", 
                 "undefined symbol")
 # ... and that a compile may have failed only because a dimension was not known: some conversions
 # take only static shapes and say nothing more than that no conversion matched (GatherND's)
+# seconds an iree-compile may run before it is taken for hung: the slowest compile of a ci run on
+# this 2-core machine took 1.5 s (8 models together, both cores busy), and IREE 3.13 never finishes
+# NonMaxSuppression with some static shapes (boxes [3, 2, 4]: still compiling after 300 s). A model
+# like one that hung (the same graph, other shapes) gets AFTER_HANG_SECONDS, still 4 times the
+# slowest compile: NonMaxSuppression's per-shape retries would otherwise cost the ci run a whole
+# limit for each of its some 200 shapes
+COMPILE_SECONDS = 20.0
+AFTER_HANG_SECONDS = 6.0
 _DYNAMIC = ("failed to legalize", "dynamic", "static shape", "static dim", "statically")
 _LOCATED_ERROR = re.compile(r"^<stdin>:(\d+):\d+: error: ")
 _FUNCTION_LINE = re.compile(r"^  func\.func @(m\d+)\(")
@@ -55,6 +65,10 @@ _VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],(complex<[^>]+>|[^>]+)>")
 
 class CompilerDied(RuntimeError):
     """iree-compile was killed by a signal: a crash of the backend (classify: 'crash')."""
+
+
+class CompileHung(RuntimeError):
+    """iree-compile ran past its limit and was killed (classify: 'timeout')."""
 
 
 class CompileFailed(RuntimeError):
@@ -85,6 +99,8 @@ class IreeBackend(OnnxBackend):
         # compiled modules kept between runs (.vmfb; models compiled together share one)
         self.cache = compile_cache.for_backend(self.name, [self.version(), *COMPILE_FLAGS], [__file__])
         self._opened: OrderedDict[Path, Any] = OrderedDict()  # kept .vmfb -> its loaded functions
+        self.compile_seconds, self.after_hang_seconds = COMPILE_SECONDS, AFTER_HANG_SECONDS
+        self._hung: set[str] = set()  # _family() of models whose compile hung in this worker
 
     def version(self) -> str:
         from iree.compiler.version import VERSION as compiler
@@ -107,7 +123,7 @@ class IreeBackend(OnnxBackend):
             # negative batch_dims): the mark keeps the next worker from importing the same model again
             with compile_deaths.watched(self.name, data, compile_deaths.described(model)):
                 module = self._import(model, ir.Context(), "main")
-                vmfb = self._compile(module.operation.get_asm(binary=True))
+                vmfb = self._compile(module.operation.get_asm(binary=True), _family(model))
         except Exception as e:
             self._keep_failure(name, e)
             raise
@@ -120,7 +136,9 @@ class IreeBackend(OnnxBackend):
         joint compile fails, the functions its errors point at get those errors (what compiling
         each alone says) and the rest are compiled again; a compiler that dies, or errors that
         point at no function, split the group in halves, down to single models compiled as load()
-        compiles them. Models kept from an earlier compile are loaded, not compiled."""
+        compiles them; a joint compile that hangs has each model compiled alone (one hung model
+        then costs two limits, not one per halving). Models kept from an earlier compile are loaded,
+        not compiled."""
         from iree.compiler import ir
 
         context = ir.Context()
@@ -181,7 +199,10 @@ class IreeBackend(OnnxBackend):
                 for module in modules.values():
                     module.body.operations[0].clone()
             text = joint.operation.get_asm()
-            proc = self._run_compiler(text.encode())
+            try:
+                proc = self._run_compiler(text.encode(), self.compile_seconds)
+            except CompileHung:
+                break
             if proc.returncode == 0:
                 try:
                     handles = self._entries(proc.stdout, {i: f"m{i}" for i in modules}, models, names)
@@ -204,7 +225,7 @@ class IreeBackend(OnnxBackend):
                 modules.pop(i, None)
         for i, module in modules.items():
             try:
-                vmfb = self._compile(module.operation.get_asm(binary=True))
+                vmfb = self._compile(module.operation.get_asm(binary=True), _family(models[i]))
             except Exception as e:  # noqa: BLE001 - what load() raises for this model
                 self._keep_failure(names[i], e)
                 results[i] = e
@@ -241,12 +262,24 @@ class IreeBackend(OnnxBackend):
         module.operation.verify()
         return module
 
-    def _run_compiler(self, mlir: bytes) -> subprocess.CompletedProcess:
-        return subprocess.run([self._compile_tool, "-", *COMPILE_FLAGS, "-o", "-"], input=mlir, capture_output=True,
-                              preexec_fn=_die_with_parent)
+    def _run_compiler(self, mlir: bytes, limit: float) -> subprocess.CompletedProcess:
+        try:
+            return subprocess.run([self._compile_tool, "-", *COMPILE_FLAGS, "-o", "-"], input=mlir, capture_output=True,
+                                  preexec_fn=_die_with_parent, timeout=limit)
+        except subprocess.TimeoutExpired:  # run() has killed it
+            raise CompileHung(f"iree-compile did not finish within {limit:g} s") from None
 
-    def _compile(self, mlir: bytes) -> bytes:
-        proc = self._run_compiler(mlir)
+    def _compile(self, mlir: bytes, family: str = "") -> bytes:
+        """The .vmfb; family: _family() of the model, whose earlier hang shortens the limit."""
+        limit = self.after_hang_seconds if family in self._hung else self.compile_seconds
+        try:
+            proc = self._run_compiler(mlir, limit)
+        except CompileHung as e:
+            if family in self._hung:
+                raise CompileHung(f"{e} (a compile of this graph with other shapes did not finish within "
+                                  f"{self.compile_seconds:g} s)") from None
+            self._hung.add(family)
+            raise
         errors = proc.stderr.decode("utf-8", "replace")
         if proc.returncode < 0:
             raise CompilerDied(f"iree-compile died of {signal.Signals(-proc.returncode).name}{_crash_site(errors)}")
@@ -272,10 +305,23 @@ class IreeBackend(OnnxBackend):
     def classify(self, exc: BaseException, stage: str) -> str:
         if isinstance(exc, compile_cache.Remembered):
             return exc.status
+        if isinstance(exc, CompileHung):
+            return "timeout"
         if isinstance(exc, (CompilerDied, compile_deaths.CompileDied)):
             return "crash"
         text = str(exc).lower()
         return "unsupported" if any(s in text for s in _UNSUPPORTED) else "error"
+
+
+def _family(model: onnx.ModelProto) -> str:
+    """The model with the shapes of its inputs and outputs left out: a static retry's family is its
+    dynamic model's."""
+    graph = onnx.GraphProto()
+    graph.CopyFrom(model.graph)
+    for value in (*graph.input, *graph.output):
+        value.type.tensor_type.ClearField("shape")
+    del graph.value_info[:]
+    return compile_deaths.model_name(graph.SerializeToString())
 
 
 def _numpy_of(onnx_elem_type: int) -> np.dtype | None:

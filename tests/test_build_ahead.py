@@ -55,7 +55,7 @@ def test_iree_compiles_a_batch_together_and_answers_as_one_by_one():
     together = _iree()
     compiles = []
     run_compiler = together._run_compiler
-    together._run_compiler = lambda mlir: compiles.append(mlir.count(b"func.func")) or run_compiler(mlir)
+    together._run_compiler = lambda mlir, limit: compiles.append(mlir.count(b"func.func")) or run_compiler(mlir, limit)
     parts = []
     together.ahead(items, progress=lambda: parts.append(len(together._ahead)))
     signatures = len(together._ahead)

@@ -253,3 +253,57 @@ def test_iree_element_types_it_cannot_import_are_unsupported():
         pytest.skip("this IREE imports and compiles float4e2m1 Abs: nothing left to classify")
     assert "element type" in str(refusal).lower()
     assert iree.classify(refusal, "build") == "unsupported"
+
+
+def _nms_model(boxes: list, scores: list):
+    ins = [helper.make_tensor_value_info("boxes", TensorProto.FLOAT, boxes),
+           helper.make_tensor_value_info("scores", TensorProto.FLOAT, scores)]
+    out = helper.make_tensor_value_info("selected", TensorProto.INT64, None)
+    node = helper.make_node("NonMaxSuppression", ["boxes", "scores"], ["selected"])
+    return helper.make_model(helper.make_graph([node], "nms", ins, [out]), opset_imports=[helper.make_opsetid("", 11)])
+
+
+@pytest.mark.backend
+@pytest.mark.slow  # two compiles run to their limits
+def test_iree_compile_that_hangs_is_a_timeout_its_worker_survives_and_a_warm_run_remembers(tmp_path, monkeypatch):
+    """IREE 3.13 never finishes compiling NonMaxSuppression with boxes [3, 2, 4] (static shapes, as
+    its failing dynamic compile is retried): the adapter kills the compiler at its limit and the case
+    is a timeout, in the same worker. Another hanging shape of the same graph gets the shorter limit
+    and says why; a shape that compiles still compiles under it. A fresh backend on the same compile
+    cache (the next run) answers the hang without starting the compiler."""
+    monkeypatch.setenv(compile_cache.ENV, str(tmp_path / "compiled"))
+    iree = _backend("iree")
+    iree.compile_seconds, iree.after_hang_seconds = 3.0, 2.0
+    hung = _refused(iree, _nms_model([3, 2, 4], [3, 3, 2]))
+    if iree.classify(hung, "build") != "timeout":
+        pytest.skip(f"this IREE does not hang on static NonMaxSuppression: {str(hung)[:200]}")
+    assert str(hung) == "iree-compile did not finish within 3 s"
+    again = _refused(iree, _nms_model([3, 3, 4], [3, 2, 3]))
+    assert iree.classify(again, "build") == "timeout"
+    assert str(again) == ("iree-compile did not finish within 2 s (a compile of this graph with other shapes "
+                          "did not finish within 3 s)")
+    iree.after_hang_seconds = 60.0  # time enough on a loaded machine: a shape that compiles is compiled
+    boxes = np.array([[[0, 0, 1, 1], [0, 0, 1, 1]]], np.float32)
+    (selected,) = iree.infer(iree.load(_nms_model([1, 2, 4], [1, 1, 2])), {"boxes": boxes, "scores": np.array([[[0.9, 0.8]]], np.float32)}, ["selected"])
+    assert selected.shape == (0, 3)  # max_output_boxes_per_class absent is 0: no box selected
+
+    warm = backends.get("iree")
+    warm._compile_tool = str(tmp_path / "no-compiler-here")  # a compile would fail with FileNotFoundError
+    remembered = _refused(warm, _nms_model([3, 2, 4], [3, 3, 2]))
+    assert (str(remembered), warm.classify(remembered, "build")) == (str(hung), "timeout")
+
+
+@pytest.mark.backend
+@pytest.mark.slow  # two compiles run to their limit
+def test_iree_joint_compile_that_hangs_compiles_each_model_alone(tmp_path, monkeypatch):
+    """Models compiled together (load_many) share one iree-compile: when it hangs, each is compiled
+    alone, so the model that hangs is the only one that times out."""
+    monkeypatch.setenv(compile_cache.ENV, str(tmp_path / "compiled"))
+    iree = _backend("iree")
+    iree.compile_seconds = 3.0
+    hung, fine = iree.load_many([_nms_model([3, 2, 4], [3, 3, 2]), _abs_model(TensorProto.FLOAT)])
+    if not isinstance(hung, BaseException) or iree.classify(hung, "build") != "timeout":
+        pytest.skip(f"this IREE does not hang on static NonMaxSuppression: {str(hung)[:200]}")
+    assert str(hung) == "iree-compile did not finish within 3 s"
+    (y,) = iree.infer(fine, {"x": np.array([-1.5, 2.0], np.float32)}, ["y"])
+    np.testing.assert_array_equal(y, [1.5, 2.0])
