@@ -95,10 +95,17 @@ def evaluate(
     attributes = dict(attributes or {})
     specs.require(spec, inputs, attributes)
     extra = {} if output_count is None else {"output_count": output_count}
-    outs = tuple(module_for(spec).run(spec, inputs, stored_attributes(spec, attributes), resolve_policies(spec, policies),
-                                      **extra))
+    outs = _arrays(module_for(spec).run(spec, inputs, stored_attributes(spec, attributes), resolve_policies(spec, policies),
+                                        **extra))
     strings.check_outputs(spec.id, outs)
     return outs
+
+
+def _arrays(outs: Sequence[Any]) -> tuple[Any, ...]:
+    """The outputs, a NumPy scalar as the 0-d array it stands for: NumPy answers a reduction of a
+    vector (np.argmax) with np.int64, not an array, and a case holding that scalar read as one whose
+    answer is no tensor (a tensors-only backend called it a sequence, optional or map: unsupported)."""
+    return tuple(np.asarray(y) if isinstance(y, np.generic) else y for y in outs)
 
 
 def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[str, Any]) -> Expectation:
@@ -124,7 +131,7 @@ def expectation(spec: SpecVersion, inputs: Sequence[Any], attributes: Mapping[st
     for combo in itertools.product(*[p.options if live is None or p.name in live else (p.default,) for p in spec.policies]):
         pol = dict(zip(names, combo))
         try:
-            outs = tuple(mod.run(spec, list(inputs), resolved, pol))
+            outs = _arrays(mod.run(spec, list(inputs), resolved, pol))
         except RelationBroken as e:
             # an oracle-side relation: one the relation language cannot state (the integer
             # overflow of a reduction's sums), raised by the operator module from its own arithmetic
