@@ -20,6 +20,9 @@ not kept.
 Location: $OPCONFORM_COMPILE_CACHE, else $OPCONFORM_CACHE/compiled (~/.cache/opconform/compiled);
 OPCONFORM_COMPILE_CACHE=0 turns it off. A remembered failure reads as the compile's own did (so a
 warm run's failure groups and gate findings are the cold run's); deleting the folder compiles again.
+A backend's folder of another compiler version, flags or adapter code that no run has opened for
+UNUSED_DAYS is removed when a run opens the backend's cache: an upgrade would otherwise leave a
+whole ci run's compiles behind (IREE's are 202 MB, TVM's some 400 MB).
 """
 from __future__ import annotations
 
@@ -27,6 +30,9 @@ import hashlib
 import json
 import os
 import platform
+import re
+import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -36,6 +42,9 @@ from opconform.backends.compile_deaths import model_name
 
 ENV = "OPCONFORM_COMPILE_CACHE"
 FORMAT = "1"
+UNUSED_DAYS = 30
+USED_MARK = "last-used"  # touched in a folder each time a run opens it
+_FOLDER_NAME = re.compile(r"[0-9a-f]{20}")  # what CompileCache names its folders: nothing else is removed
 
 
 class Remembered(RuntimeError):
@@ -112,6 +121,21 @@ class CompileCache:
             h.update(Path(path).read_bytes() + b"\0")
         self.folder = root() / backend / h.hexdigest()[:20]
         self.hits = self.kept = 0
+        try:
+            if self.folder.is_dir():
+                (self.folder / USED_MARK).touch()
+            self._remove_unused_siblings()
+        except OSError:
+            pass  # a cache that cannot be tidied only costs disk
+
+    def _remove_unused_siblings(self) -> None:
+        oldest = time.time() - UNUSED_DAYS * 86400
+        for folder in self.folder.parent.iterdir() if self.folder.parent.is_dir() else ():
+            if folder == self.folder or not folder.is_dir() or not _FOLDER_NAME.fullmatch(folder.name):
+                continue
+            marks = [folder, folder / USED_MARK]  # a folder's mtime moves as entries are kept in it
+            if max(m.stat().st_mtime for m in marks if m.exists()) < oldest:
+                shutil.rmtree(folder, ignore_errors=True)
 
     def lookup(self, name: str) -> Hit | None:
         """The kept compile of the model of this name, or None (never kept, or unreadable)."""

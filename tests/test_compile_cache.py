@@ -2,8 +2,10 @@
 (backends/compile_cache.py): a later run loads what an earlier one compiled, says what it said of a
 model it refused, and compiles afresh what it cannot read back."""
 import json
+import os
 import subprocess
 import sys
+import time
 from collections import Counter
 
 import numpy as np
@@ -173,9 +175,10 @@ def test_a_second_run_compiles_nothing_and_gives_the_same_results(tmp_path, cach
         assert proc.returncode == 0, proc.stderr[-2000:]
         results.append({r["case_id"]: (r["verdict"], r["backend_message"]) for r in rows(out)})
         if run == "cold":
-            entries = sorted(p.name for p in cache_dir.rglob("*"))
+            entries = sorted(p.name for p in cache_dir.rglob("*") if p.name != compile_cache.USED_MARK)
     assert results[0] == results[1]
-    assert sorted(p.name for p in cache_dir.rglob("*")) == entries  # nothing new compiled, nothing kept again
+    kept = sorted(p.name for p in cache_dir.rglob("*") if p.name != compile_cache.USED_MARK)
+    assert kept == entries  # nothing new compiled, nothing kept again (a run marks the folder used)
     counts = Counter(v for v, _ in results[1].values())
     assert counts["pass"] and len(counts) > 1, counts
 
@@ -193,3 +196,28 @@ def test_a_tvm_worker_asks_to_be_replaced_after_its_share_of_libraries(cache_dir
     assert backend.libraries_loaded == 1 and not backend.spent()
     backend.load(_model("Abs", TensorProto.FLOAT, 13))
     assert backend.spent()
+
+
+def _age(folder, days: float) -> None:
+    then = time.time() - days * 86400
+    for path in (*folder.iterdir(), folder):
+        os.utime(path, (then, then))
+
+
+def test_a_folder_no_run_has_opened_for_a_month_is_removed(cache_dir):
+    """A compiler upgrade leaves the old version's folder behind: the next run that opens the
+    backend's cache removes it once no run has opened it for UNUSED_DAYS; a folder in use, however
+    old its entries, a recent one, and what the cache did not make stay."""
+    old, in_use, recent = (compile_cache.CompileCache("x", [version], []) for version in ("1.0", "1.1", "1.2"))
+    for cache in (old, in_use, recent):
+        cache.keep_failure("a", RuntimeError("refused"), "error", False)
+    stray = cache_dir / "x" / "notes"
+    stray.mkdir()
+    for folder in (old.folder, in_use.folder, stray):
+        _age(folder, compile_cache.UNUSED_DAYS + 1)
+    compile_cache.CompileCache("x", ["1.1"], [])  # a run of 1.1 opens its own folder and tidies the others
+    assert not old.folder.exists()
+    assert in_use.lookup("a") is not None and recent.lookup("a") is not None and stray.is_dir()
+    _age(in_use.folder, compile_cache.UNUSED_DAYS - 1)  # a day short of a month: kept
+    compile_cache.CompileCache("x", ["1.2"], [])
+    assert in_use.lookup("a") is not None
