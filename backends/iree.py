@@ -49,6 +49,7 @@ _UNSUPPORTED = ("failed to legalize operation", "unsupported", "not supported", 
                 "undefined symbol")
 # ... and that a compile may have failed only because a dimension was not known: some conversions
 # take only static shapes and say nothing more than that no conversion matched (GatherND's)
+_DYNAMIC = ("failed to legalize", "dynamic", "static shape", "static dim", "statically")
 # seconds an iree-compile may run before it is taken for hung: the slowest compile of a ci run on
 # this 2-core machine took 1.5 s (8 models together, both cores busy), and IREE 3.13 never finishes
 # NonMaxSuppression with some static shapes (boxes [3, 2, 4]: still compiling after 300 s). A model
@@ -57,7 +58,6 @@ _UNSUPPORTED = ("failed to legalize operation", "unsupported", "not supported", 
 # limit for each of its some 200 shapes
 COMPILE_SECONDS = 20.0
 AFTER_HANG_SECONDS = 6.0
-_DYNAMIC = ("failed to legalize", "dynamic", "static shape", "static dim", "statically")
 _LOCATED_ERROR = re.compile(r"^<stdin>:(\d+):\d+: error: ")
 _FUNCTION_LINE = re.compile(r"^  func\.func @(m\d+)\(")
 _VTENSOR = re.compile(r"!torch\.vtensor<\[([^\]]*)\],(complex<[^>]+>|[^>]+)>")
